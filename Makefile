@@ -1,0 +1,173 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# dlqos: build the patched 6.12.y kernel out of tree, boot it in QEMU and
+# run the tests.  Everything generated goes under build/.
+#
+#   make run        build, boot, show the idle states, governor and limit
+#   make test       build, boot, run every KUnit suite and kselftest
+#   make boot       build, boot to an interactive shell
+#   make kernel     unpack, patch, overlay and build the kernel only
+#   make initramfs  selftests, test module, busybox, rt-tests
+#   make deps       install what is missing with apt
+#   make clean      remove build/
+#
+# Variables (make test SMP=4 ICOUNT=1 ...):
+#   SMP          number of guest CPUs (default 2)
+#   ICOUNT       1: guest time derived from the instruction count
+#                (-icount shift=$(ICOUNT_SHIFT),sleep=off): deterministic
+#                timing, about 2x slower to boot
+#   ICOUNT_SHIFT one guest instruction takes 2^ICOUNT_SHIFT ns (default 1)
+#   IDLE_TABLE   idle states of the test cpuidle driver: spr, juno, or a
+#                custom table "name:exit_us:residency_us:power_mw,..."
+#   GOVERNOR     cpuidle governor selected at boot (default: the kernel's)
+#   MEM          guest memory (default 512M)
+#   TIMEOUT      seconds before a guest run is declared hung (default 1500)
+#   JOBS         parallel build jobs (default: number of host CPUs)
+
+SMP		?= 2
+ICOUNT		?= 0
+ICOUNT_SHIFT	?= 1
+IDLE_TABLE	?= spr
+GOVERNOR	?=
+MEM		?= 512M
+TIMEOUT		?= 1500
+JOBS		?= $(shell nproc)
+
+BUILD		:= build
+KTAR		:= /usr/src/linux-source-6.12.tar.xz
+KSRC		:= $(abspath $(BUILD)/linux)
+KOBJ		:= $(abspath $(BUILD)/obj)
+IMAGE		:= $(KOBJ)/arch/x86/boot/bzImage
+INITRAMFS	:= $(BUILD)/initramfs.cpio
+ROOTFS		:= $(abspath $(BUILD)/rootfs)
+SELFTESTS	:= tools/testing/selftests/dlqos
+RIG		:= $(SELFTESTS)/rig
+TESTMOD		:= $(SELFTESTS)/test_cpuidle
+
+# The project's own files, laid over the unpacked kernel tree.
+OVERLAY		:= kernel drivers include Documentation tools
+PATCHES		:= $(sort $(wildcard patches/*.patch))
+
+KMAKE		:= $(MAKE) -C $(KSRC) O=$(KOBJ) ARCH=x86_64 \
+		   CC="ccache gcc" HOSTCC="ccache gcc" -j$(JOBS)
+
+DEPS		:= linux-source-6.12 qemu-system-x86 busybox-static rt-tests \
+		   ccache bc flex bison libelf-dev libssl-dev cpio kmod rsync \
+		   xz-utils gcc make libgmp-dev dwarves python3
+
+QEMU_APPEND	= console=ttyS0 panic=-1 loglevel=5 \
+		   rig.mode=$(MODE) rig.idle_table=$(IDLE_TABLE) \
+		   $(if $(GOVERNOR),cpuidle.governor=$(GOVERNOR))
+, := ,
+QEMU		:= qemu-system-x86_64 -nographic -no-reboot -nic none -cpu max \
+		   -smp $(SMP) -m $(MEM) -kernel $(IMAGE) -initrd $(INITRAMFS) \
+		   $(if $(filter 1,$(ICOUNT)),-icount shift=$(ICOUNT_SHIFT)$(,)sleep=off)
+
+.PHONY: all deps kernel initramfs boot run test clean
+.DELETE_ON_ERROR:
+
+all: kernel initramfs
+
+deps:
+	@missing=""; for p in $(DEPS); do \
+		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
+			grep -q '^install ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		echo "deps: installing$$missing"; \
+		sudo=; [ "$$(id -u)" = 0 ] || sudo=sudo; \
+		$$sudo apt-get update -q && \
+		DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -q \
+			--no-install-recommends $$missing; \
+	fi
+
+# Unpack Debian's linux-source once; a newer tarball starts over.
+$(BUILD)/.unpacked: $(KTAR)
+	rm -rf $(KSRC) $(BUILD)/.patched $(BUILD)/patches-applied
+	mkdir -p $(BUILD)
+	tar -C $(BUILD) -xf $(KTAR)
+	mv $(BUILD)/linux-source-6.12 $(KSRC)
+	touch $@
+
+# Apply patches/*.patch in order.  When they change, the previously applied
+# set is reverted first, so only the files they touch are rebuilt.
+$(BUILD)/.patched: $(BUILD)/.unpacked $(PATCHES)
+	@if [ -d $(BUILD)/patches-applied ]; then \
+		for p in $$(ls $(BUILD)/patches-applied | sort -r); do \
+			echo "  REVERT  $$p"; \
+			patch -s -R -p1 -d $(KSRC) < $(BUILD)/patches-applied/$$p || exit 1; \
+		done; \
+	fi
+	rm -rf $(BUILD)/patches-applied
+	mkdir -p $(BUILD)/patches-applied
+	@for p in $(PATCHES); do \
+		echo "  PATCH   $$p"; \
+		patch -s -p1 -N -d $(KSRC) < $$p || exit 1; \
+		cp $$p $(BUILD)/patches-applied/; \
+	done
+	touch $@
+
+# Copy only what differs, so kbuild rebuilds only what changed.
+overlay: $(BUILD)/.patched
+	@for d in $(OVERLAY); do \
+		[ -d $$d ] && rsync -rc $$d/ $(KSRC)/$$d/ || true; \
+	done
+.PHONY: overlay
+
+$(KOBJ)/.config: Kconfig.fragment $(BUILD)/.patched
+	mkdir -p $(KOBJ)
+	$(KMAKE) tinyconfig >/dev/null
+	cd $(KOBJ) && ARCH=x86_64 $(KSRC)/scripts/kconfig/merge_config.sh \
+		-m -O $(KOBJ) $(KOBJ)/.config $(CURDIR)/Kconfig.fragment \
+		> $(CURDIR)/$(BUILD)/merge_config.log
+	$(KMAKE) olddefconfig >/dev/null
+	@missing=$$(grep '^CONFIG_.*=y' Kconfig.fragment | \
+		while read l; do grep -qx "$$l" $@ || echo "$$l"; done); \
+	if [ -n "$$missing" ]; then \
+		echo "Kconfig.fragment options not in the final .config:"; \
+		echo "$$missing"; rm -f $@; exit 1; \
+	fi
+
+kernel: overlay $(KOBJ)/.config
+	$(KMAKE) bzImage modules
+	$(KMAKE) headers >/dev/null
+	@echo "kernel: $$($(MAKE) -s -C $(KSRC) O=$(KOBJ) kernelrelease) ($(IMAGE))"
+
+# Test module, selftests, busybox and rt-tests in one cpio archive.
+initramfs: kernel
+	$(KMAKE) M=$(KSRC)/$(TESTMOD) modules
+	rm -rf $(ROOTFS)
+	mkdir -p $(ROOTFS)/bin $(ROOTFS)/sbin $(ROOTFS)/usr/bin \
+		$(ROOTFS)/usr/sbin $(ROOTFS)/proc $(ROOTFS)/sys $(ROOTFS)/dev \
+		$(ROOTFS)/tmp $(ROOTFS)/root
+	$(MAKE) -C $(KSRC)/tools/testing/selftests O=$(KOBJ) TARGETS=dlqos \
+		KSFT_INSTALL_PATH=$(ROOTFS)/kselftest install >/dev/null
+	cp $(KSRC)/$(TESTMOD)/test_cpuidle.ko $(ROOTFS)/kselftest/dlqos/
+	cp /bin/busybox $(ROOTFS)/bin/busybox
+	ln -s busybox $(ROOTFS)/bin/sh
+	cp /usr/bin/cyclicdeadline $(ROOTFS)/usr/bin/
+	$(RIG)/copy-libs.sh $(ROOTFS)
+	cp $(RIG)/init $(ROOTFS)/init
+	chmod 755 $(ROOTFS)/init
+	cd $(ROOTFS) && find . | cpio -o -H newc --quiet > $(abspath $(INITRAMFS))
+	@echo "initramfs: $(INITRAMFS) ($$(du -h $(INITRAMFS) | cut -f1))"
+
+boot: MODE := shell
+boot: deps all
+	$(QEMU) -append "$(QEMU_APPEND)"
+
+run: MODE := run
+run: deps all
+	@timeout $(TIMEOUT) $(QEMU) -append "$(QEMU_APPEND)" \
+		< /dev/null | tee $(BUILD)/run.log
+
+test: MODE := test
+test: deps all
+	@echo "test: booting $(SMP) CPUs$(if $(filter 1,$(ICOUNT)), with -icount), console log in $(BUILD)/test.log"
+	@timeout $(TIMEOUT) $(QEMU) -append "$(QEMU_APPEND)" \
+		< /dev/null > $(BUILD)/test.log 2>&1; \
+	echo "qemu exit status $$?" >> $(BUILD)/test.log
+	@$(RIG)/check-log.sh $(BUILD)/test.log
+
+clean:
+	rm -rf $(BUILD)
