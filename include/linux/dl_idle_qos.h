@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Idle exit latency limit derived from the admitted SCHED_DEADLINE tasks.
+ * See kernel/sched/dl_idle_qos.c and Documentation/scheduler/sched-deadline-idle.rst.
+ */
+#ifndef _LINUX_DL_IDLE_QOS_H
+#define _LINUX_DL_IDLE_QOS_H
+
+#include <linux/rbtree_types.h>
+#include <linux/limits.h>
+#include <linux/types.h>
+
+struct sched_dl_entity;
+
+/**
+ * struct dl_idle_qos_node - what one deadline entity contributes to the limit
+ * @slack_node:	node in the tree of task slacks (tasks only)
+ * @runtime:	runtime (ns) the contribution was computed from
+ * @deadline:	relative deadline (ns) the contribution was computed from
+ * @period:	period (ns) the contribution was computed from
+ * @kind:	DL_IDLE_QOS_NONE, _TASK or _SERVER: what is accounted
+ *
+ * Embedded in struct sched_dl_entity.  The parameters are a copy of those
+ * in effect when the entity was accounted, so removing it subtracts
+ * exactly what was added, whatever happened to the entity since.
+ */
+struct dl_idle_qos_node {
+	struct rb_node	slack_node;
+	u64		runtime;
+	u64		deadline;
+	u64		period;
+	unsigned int	kind;
+};
+
+#define DL_IDLE_QOS_NONE	0
+#define DL_IDLE_QOS_TASK	1
+#define DL_IDLE_QOS_SERVER	2
+
+/* No constraint: the value returned by the readers when no task is admitted. */
+#define DL_IDLE_QOS_NO_LIMIT	U64_MAX
+
+#ifdef CONFIG_DL_IDLE_QOS
+
+/* Hooks, called by the deadline class (kernel/sched/deadline.c). */
+void dl_idle_qos_init_entity(struct sched_dl_entity *dl_se);
+void dl_idle_qos_task_admit(struct sched_dl_entity *dl_se);
+void dl_idle_qos_task_release(struct sched_dl_entity *dl_se);
+void dl_idle_qos_server_update(struct sched_dl_entity *dl_se, int cpu);
+void dl_idle_qos_cpu_online(int cpu);
+void dl_idle_qos_cpu_offline(int cpu);
+void dl_idle_qos_bw_update(void);
+void dl_idle_qos_enqueue(struct sched_dl_entity *dl_se, int cpu, u64 now);
+
+/* Readers, for cpuidle governors. */
+u64 dl_idle_qos_limit_ns(void);
+u64 dl_idle_qos_cpu_slack_ns(int cpu, u64 now);
+
+#else /* !CONFIG_DL_IDLE_QOS */
+
+static inline void dl_idle_qos_init_entity(struct sched_dl_entity *dl_se) { }
+static inline void dl_idle_qos_task_admit(struct sched_dl_entity *dl_se) { }
+static inline void dl_idle_qos_task_release(struct sched_dl_entity *dl_se) { }
+static inline void dl_idle_qos_server_update(struct sched_dl_entity *dl_se,
+					     int cpu) { }
+static inline void dl_idle_qos_cpu_online(int cpu) { }
+static inline void dl_idle_qos_cpu_offline(int cpu) { }
+static inline void dl_idle_qos_bw_update(void) { }
+static inline void dl_idle_qos_enqueue(struct sched_dl_entity *dl_se,
+				       int cpu, u64 now) { }
+
+static inline u64 dl_idle_qos_limit_ns(void)
+{
+	return DL_IDLE_QOS_NO_LIMIT;
+}
+
+static inline u64 dl_idle_qos_cpu_slack_ns(int cpu, u64 now)
+{
+	return DL_IDLE_QOS_NO_LIMIT;
+}
+
+#endif /* CONFIG_DL_IDLE_QOS */
+
+#endif /* _LINUX_DL_IDLE_QOS_H */

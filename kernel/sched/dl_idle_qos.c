@@ -1,0 +1,851 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Idle exit latency limit derived from the admitted SCHED_DEADLINE tasks.
+ */
+
+/**
+ * DOC: dl_idle_qos overview
+ *
+ * A CPU woken from an idle state starts running only after the state's exit
+ * latency.  SCHED_DEADLINE admission control knows nothing about that time,
+ * so a deep state can make an admitted task miss its deadline.  dl_idle_qos
+ * computes, from the admitted deadline tasks alone, the largest exit latency
+ * L* that cannot break their guarantees, keeps it current as tasks come and
+ * go, and publishes it as a cpu_latency_qos request, so that every cpuidle
+ * governor avoids the states that do not fit.
+ *
+ * The limit
+ * ---------
+ *
+ * Let task i have runtime C_i, relative deadline D_i and period P_i, let M be
+ * the capacity of the online CPUs (in CPUs), cap the admission cap
+ * sched_rt_runtime_us / sched_rt_period_us (1 when admission is off), and U
+ * the bandwidth reserved by the tasks and by the fair_server DL servers.  L*
+ * is the largest L such that, with every task's runtime inflated by L (the
+ * time a job may lose waiting for its CPU to leave an idle state), the set
+ * still passes the tests the kernel applies at admission:
+ *
+ * Rule 1 (slack): C_i + L <= D_i for every task, so L <= min(D_i - C_i).
+ *
+ * Rule 2 (spare bandwidth): sum((C_i + L) / P_i) + U_servers <= cap * M,
+ * so L <= (cap * M - U) / sum(1 / P_i).  With N tasks of equal period P
+ * this is L * N <= (cap * M - U) * P: the time lost to exit latency in one
+ * period fits in what the reservations leave free.
+ *
+ * L* = min(rule 1, rule 2).  With no task admitted there is no constraint;
+ * with no spare bandwidth (cap * M <= U, possible for a while during CPU
+ * hotplug) L* = 0.  The capacity is that of all online CPUs: with exclusive
+ * cpusets (several root domains) the limit is computed as if they were one.
+ *
+ * Fixed point and rounding
+ * ------------------------
+ *
+ * Bandwidths (C/P, cap * M) and frequencies (1/P, per nanosecond) are u128
+ * multiples of 1/10^30.  Every task and server term is rounded up and the
+ * capacity is rounded down, so the computed L never exceeds the exact one;
+ * 10^30 makes the terms exact for periods of the form 2^a * 5^b ns (any
+ * period in whole microseconds or milliseconds that is a product of 2s and
+ * 5s), and keeps the error far below a nanosecond otherwise.  L is then
+ * truncated to nanoseconds, and the value published in the QoS request is
+ * truncated to microseconds: never above L*, at most 1 us below.  Bounds:
+ * sum(1/P_i) <= 2^22 tasks * 10^30 / 2^10 < 2^112, U <= (2^22 + NR_CPUS) *
+ * 10^30 < 2^123, cap * M <= 2^13 CPUs * 10^30 < 2^113: no sum overflows, and
+ * divisions only happen by non-zero values.
+ *
+ * State and complexity
+ * --------------------
+ *
+ * Nothing walks the tasks.  Each sched_dl_entity embeds a struct
+ * dl_idle_qos_node recording the parameters it was accounted with; the
+ * global state holds the number of tasks, sum(1/P_i), the task and server
+ * bandwidth, the capacity and an rbtree of the tasks ordered by slack
+ * D_i - C_i (min in O(1), update in O(log n)).  Removing an entity subtracts
+ * what its node recorded and marks the node unaccounted, so removal is exact
+ * and idempotent.  The hooks:
+ *
+ *  - admission or parameter change: from __setparam_dl(), after
+ *    sched_dl_overflow() accepted the new parameters;
+ *  - release: from __dl_clear_params(), which the deadline class calls when
+ *    it gives a task's bandwidth back (0-lag time reached by a task that left
+ *    SCHED_DEADLINE or is dead);
+ *  - fair_server parameters: from dl_server_apply_params();
+ *  - capacity: when a runqueue goes online or offline in its root domain
+ *    (CPU hotplug, root-domain rebuild), and when the rt runtime sysctl
+ *    changes the admission cap.
+ *
+ * DL servers count in U only; special (SCHED_FLAG_SUGOV) entities are never
+ * admitted and are ignored.
+ *
+ * The live term
+ * -------------
+ *
+ * Rule 1 assumes a job is released with its full relative deadline ahead of
+ * it.  A job can also be enqueued with less: a task that suspends in the
+ * middle of a job (I/O, a lock) resumes with its current deadline and what
+ * is left of its runtime, and its slack is then deadline - now - runtime.
+ * At every enqueue of a deadline task (not a server) on a CPU, in O(1) and
+ * without a lock, the CPU records the job's latest start time,
+ * deadline - max(runtime, 0), if it is earlier than the recorded one or if
+ * the recorded job's deadline has passed.  The record expires at the job's
+ * absolute deadline: a wakeup after it starts a new CBS period, covered by
+ * rule 1.  dl_idle_qos_cpu_slack_ns() returns latest start - now (0 once
+ * passed) while the record is valid; a governor selecting a state for that
+ * CPU bounds the exit latency with it, so that the job, resuming on the CPU
+ * it last ran on, still starts in time.  The term covers the most urgent job
+ * enqueued on the CPU since the record last expired; it is not published.
+ *
+ * Publication and locking
+ * -----------------------
+ *
+ * The hooks run under the rq lock, some under dl_b->lock too.  They take
+ * dl_idle_qos's own raw spinlock innermost (pi_lock -> rq lock -> dl_b->lock
+ * -> dl_idle_qos lock) and take nothing under it.  The cpu_latency_qos API
+ * must not be called there: it takes a spinlock_t (sleeping on PREEMPT_RT)
+ * and wakes up idle CPUs, taking their rq locks.  So, as schedutil does, a
+ * hook that changes the value to publish only raises an irq_work; the
+ * irq_work queues a work item, and the work publishes the latest value in
+ * process context.  Bursts of changes coalesce into one update.  Governors
+ * that want the value without this delay read dl_idle_qos_limit_ns(), which
+ * is updated under the lock before the hook returns.
+ *
+ * Interfaces: /proc/sys/kernel/sched_dl_idle_qos turns the publication off
+ * (the request is removed) and on; /sys/kernel/debug/dl_idle_qos/state shows
+ * the limit and its components; the dl_idle_qos:dl_idle_qos_limit tracepoint
+ * fires whenever the limit or one of its components changes.
+ */
+
+#include <linux/debugfs.h>
+#include <linux/dl_idle_qos.h>
+#include <linux/irq_work.h>
+#include <linux/mmu_context.h>
+#include <linux/pm_qos.h>
+#include <linux/sched/clock.h>
+#include <linux/seq_file.h>
+#include <linux/sysctl.h>
+#include <linux/workqueue.h>
+#include <kunit/visibility.h>
+
+#include "sched.h"
+#include "dl_idle_qos.h"
+
+#define CREATE_TRACE_POINTS
+#include <trace/events/dl_idle_qos.h>
+
+/**
+ * struct dl_idle_qos - the limit and the sums it is computed from
+ * @lock:	protects all fields; innermost lock (see the DOC block)
+ * @slack_tree:	admitted tasks, ordered by D - C
+ * @nr_tasks:	number of admitted tasks
+ * @frequency:	sum of 1/P over the tasks, each term rounded up
+ * @task_bw:	sum of C/P over the tasks, each term rounded up
+ * @server_bw:	sum of C/P over the DL servers of online CPUs, rounded up
+ * @cpu_capacity: capacity of the online CPUs, SCHED_CAPACITY_SCALE per CPU
+ * @nr_cpus:	number of online CPUs
+ * @capacity:	cap * M, rounded down
+ * @rule1_ns:	min(D - C), DL_IDLE_QOS_NO_LIMIT with no task
+ * @rule2_ns:	(cap * M - U) / sum(1/P), DL_IDLE_QOS_NO_LIMIT with no task
+ * @limit_ns:	min(@rule1_ns, @rule2_ns); read locklessly by governors
+ * @target_us:	@limit_ns in microseconds, the value to publish
+ * @nr_traced:	@nr_tasks when the tracepoint last fired
+ */
+struct dl_idle_qos {
+	raw_spinlock_t		lock;
+	struct rb_root_cached	slack_tree;
+	unsigned int		nr_tasks;
+	u128			frequency;
+	u128			task_bw;
+	u128			server_bw;
+	unsigned long		cpu_capacity;
+	unsigned int		nr_cpus;
+	u128			capacity;
+	u64			rule1_ns;
+	u64			rule2_ns;
+	u64			limit_ns;
+	s32			target_us;
+	unsigned int		nr_traced;
+};
+
+static struct dl_idle_qos dlq = {
+	.lock		= __RAW_SPIN_LOCK_UNLOCKED(dlq.lock),
+	.slack_tree	= RB_ROOT_CACHED,
+	.rule1_ns	= DL_IDLE_QOS_NO_LIMIT,
+	.rule2_ns	= DL_IDLE_QOS_NO_LIMIT,
+	.limit_ns	= DL_IDLE_QOS_NO_LIMIT,
+	.target_us	= PM_QOS_DEFAULT_VALUE,
+};
+
+/**
+ * struct dl_idle_qos_cpu - per-CPU state
+ * @online:	the CPU's capacity and DL server are accounted
+ * @capacity:	the capacity accounted for the CPU
+ * @latest_start: live term: latest start time of the recorded job
+ * @expires:	live term: absolute deadline of the recorded job
+ */
+struct dl_idle_qos_cpu {
+	bool		online;
+	unsigned long	capacity;
+	u64		latest_start;
+	u64		expires;
+};
+
+static DEFINE_PER_CPU(struct dl_idle_qos_cpu, dlq_cpu);
+
+/* Publication: the request, its state, and the switch. */
+static struct pm_qos_request dlq_request;
+static DEFINE_MUTEX(dlq_publish_lock);
+static s32 dlq_published = PM_QOS_DEFAULT_VALUE;
+static int dlq_enabled = 1;
+static bool dlq_ready;
+
+/* ---- Fixed-point arithmetic (pure, tested by KUnit) ---- */
+
+static int dlq_fls(u128 x)
+{
+	u64 hi = x >> 64;
+
+	return hi ? 64 + fls64(hi) : fls64((u64)x);
+}
+
+/**
+ * dl_idle_qos_div - divide two u128 values
+ * @n:		dividend
+ * @d:		divisor, not zero
+ * @rem:	if not NULL, receives the remainder
+ *
+ * Shift-and-subtract division: one iteration per bit of the quotient.
+ *
+ * Return: @n / @d, rounded down.
+ */
+VISIBLE_IF_KUNIT u128 dl_idle_qos_div(u128 n, u128 d, u128 *rem)
+{
+	u128 q = 0;
+	int shift;
+
+	if (n >= d) {
+		shift = dlq_fls(n) - dlq_fls(d);
+		d <<= shift;
+		for (; shift >= 0; shift--) {
+			q <<= 1;
+			if (n >= d) {
+				n -= d;
+				q |= 1;
+			}
+			d >>= 1;
+		}
+	}
+	if (rem)
+		*rem = n;
+	return q;
+}
+EXPORT_SYMBOL_IF_KUNIT(dl_idle_qos_div);
+
+/**
+ * dl_idle_qos_frequency - fixed-point 1/@period, rounded up
+ * @period:	period in ns
+ *
+ * Return: ceil(DL_IDLE_QOS_ONE / @period), 0 for a zero period.
+ */
+VISIBLE_IF_KUNIT u128 dl_idle_qos_frequency(u64 period)
+{
+	u128 q, rem;
+
+	if (!period)
+		return 0;
+	q = dl_idle_qos_div(DL_IDLE_QOS_ONE, period, &rem);
+	return q + (rem != 0);
+}
+EXPORT_SYMBOL_IF_KUNIT(dl_idle_qos_frequency);
+
+/**
+ * dl_idle_qos_bandwidth - fixed-point @runtime / @period, rounded up
+ * @runtime:	runtime in ns, at most @period
+ * @period:	period in ns
+ *
+ * Computed as @runtime * q + ceil(@runtime * r / @period), where q and r are
+ * the quotient and remainder of DL_IDLE_QOS_ONE / @period, so that no
+ * intermediate exceeds DL_IDLE_QOS_ONE * 2^63.
+ *
+ * Return: ceil(DL_IDLE_QOS_ONE * @runtime / @period), 0 for a zero period.
+ */
+VISIBLE_IF_KUNIT u128 dl_idle_qos_bandwidth(u64 runtime, u64 period)
+{
+	u128 q, rem, frac;
+
+	if (!period)
+		return 0;
+	q = dl_idle_qos_div(DL_IDLE_QOS_ONE, period, &rem);
+	frac = dl_idle_qos_div(rem * runtime, period, &rem);
+	return q * runtime + frac + (rem != 0);
+}
+EXPORT_SYMBOL_IF_KUNIT(dl_idle_qos_bandwidth);
+
+/**
+ * dl_idle_qos_capacity - fixed-point cap * M, rounded down
+ * @capacity:	M, SCHED_CAPACITY_SCALE per CPU
+ * @rt_runtime:	global rt runtime in ns, or RUNTIME_INF (cap = 1)
+ * @rt_period:	global rt period in ns, not zero
+ *
+ * Return: floor(DL_IDLE_QOS_ONE * @capacity / SCHED_CAPACITY_SCALE *
+ * @rt_runtime / @rt_period).
+ */
+VISIBLE_IF_KUNIT u128 dl_idle_qos_capacity(unsigned long capacity,
+					   u64 rt_runtime, u64 rt_period)
+{
+	/* Exact: 10^30 is a multiple of 2^SCHED_CAPACITY_SHIFT. */
+	u128 cpus = (u128)capacity * (DL_IDLE_QOS_ONE >> SCHED_CAPACITY_SHIFT);
+	u128 q, rem;
+
+	if (rt_runtime == RUNTIME_INF || !rt_period)
+		return cpus;
+	q = dl_idle_qos_div(cpus, rt_period, &rem);
+	return q * rt_runtime + dl_idle_qos_div(rem * rt_runtime, rt_period, NULL);
+}
+EXPORT_SYMBOL_IF_KUNIT(dl_idle_qos_capacity);
+
+/**
+ * dl_idle_qos_rule2 - the spare-bandwidth bound
+ * @capacity:	cap * M
+ * @reserved:	U, the bandwidth of all tasks and servers
+ * @frequency:	sum of 1/P over the tasks
+ *
+ * Return: floor((@capacity - @reserved) / @frequency) in ns, 0 without spare
+ * bandwidth, DL_IDLE_QOS_NO_LIMIT without tasks (@frequency zero).
+ */
+VISIBLE_IF_KUNIT u64 dl_idle_qos_rule2(u128 capacity, u128 reserved,
+				       u128 frequency)
+{
+	u128 l;
+
+	if (!frequency)
+		return DL_IDLE_QOS_NO_LIMIT;
+	if (capacity <= reserved)
+		return 0;
+	l = dl_idle_qos_div(capacity - reserved, frequency, NULL);
+	return l < DL_IDLE_QOS_NO_LIMIT ? (u64)l : DL_IDLE_QOS_NO_LIMIT;
+}
+EXPORT_SYMBOL_IF_KUNIT(dl_idle_qos_rule2);
+
+/**
+ * dl_idle_qos_target_us - the cpu_latency_qos value for a limit
+ * @limit_ns:	the limit in ns
+ *
+ * Return: @limit_ns in us, rounded down, or PM_QOS_DEFAULT_VALUE (no
+ * constraint) when that is not below the QoS framework's own default.
+ */
+VISIBLE_IF_KUNIT s32 dl_idle_qos_target_us(u64 limit_ns)
+{
+	u64 us = div_u64(limit_ns, NSEC_PER_USEC);
+
+	return us < PM_QOS_CPU_LATENCY_DEFAULT_VALUE ? us : PM_QOS_DEFAULT_VALUE;
+}
+EXPORT_SYMBOL_IF_KUNIT(dl_idle_qos_target_us);
+
+/* ---- The global state ---- */
+
+static u64 dlq_slack(const struct dl_idle_qos_node *node)
+{
+	return node->deadline - node->runtime;
+}
+
+static bool dlq_slack_less(struct rb_node *a, const struct rb_node *b)
+{
+	return dlq_slack(rb_entry(a, struct dl_idle_qos_node, slack_node)) <
+	       dlq_slack(rb_entry(b, struct dl_idle_qos_node, slack_node));
+}
+
+static void dlq_add_task(struct dl_idle_qos_node *node)
+{
+	lockdep_assert_held(&dlq.lock);
+
+	rb_add_cached(&node->slack_node, &dlq.slack_tree, dlq_slack_less);
+	dlq.nr_tasks++;
+	dlq.frequency += dl_idle_qos_frequency(node->period);
+	dlq.task_bw += dl_idle_qos_bandwidth(node->runtime, node->period);
+	node->kind = DL_IDLE_QOS_TASK;
+}
+
+static void dlq_remove_task(struct dl_idle_qos_node *node)
+{
+	lockdep_assert_held(&dlq.lock);
+
+	if (node->kind != DL_IDLE_QOS_TASK)
+		return;
+	rb_erase_cached(&node->slack_node, &dlq.slack_tree);
+	RB_CLEAR_NODE(&node->slack_node);
+	dlq.nr_tasks--;
+	dlq.frequency -= dl_idle_qos_frequency(node->period);
+	dlq.task_bw -= dl_idle_qos_bandwidth(node->runtime, node->period);
+	node->kind = DL_IDLE_QOS_NONE;
+}
+
+static void dlq_add_server(struct dl_idle_qos_node *node,
+			   const struct sched_dl_entity *dl_se)
+{
+	lockdep_assert_held(&dlq.lock);
+
+	node->runtime = dl_se->dl_runtime;
+	node->deadline = dl_se->dl_deadline;
+	node->period = dl_se->dl_period;
+	dlq.server_bw += dl_idle_qos_bandwidth(node->runtime, node->period);
+	node->kind = DL_IDLE_QOS_SERVER;
+}
+
+static void dlq_remove_server(struct dl_idle_qos_node *node)
+{
+	lockdep_assert_held(&dlq.lock);
+
+	if (node->kind != DL_IDLE_QOS_SERVER)
+		return;
+	dlq.server_bw -= dl_idle_qos_bandwidth(node->runtime, node->period);
+	node->kind = DL_IDLE_QOS_NONE;
+}
+
+static void dlq_update_capacity(void)
+{
+	lockdep_assert_held(&dlq.lock);
+
+	dlq.capacity = dl_idle_qos_capacity(dlq.cpu_capacity,
+					    global_rt_runtime(),
+					    global_rt_period());
+}
+
+/* Fixed point to parts per billion, for the tracepoint and the state view. */
+static u64 dlq_ppb(u128 x)
+{
+	return dl_idle_qos_div(x, DL_IDLE_QOS_ONE / NSEC_PER_SEC, NULL);
+}
+
+/*
+ * Recompute the limit from the sums.  Returns true when the value to publish
+ * changed.
+ */
+static bool dlq_update_limit(void)
+{
+	struct rb_node *first = rb_first_cached(&dlq.slack_tree);
+	u64 rule1 = DL_IDLE_QOS_NO_LIMIT, rule2, limit;
+	s32 target;
+	bool publish;
+
+	lockdep_assert_held(&dlq.lock);
+
+	if (first)
+		rule1 = dlq_slack(rb_entry(first, struct dl_idle_qos_node,
+					   slack_node));
+	rule2 = dl_idle_qos_rule2(dlq.capacity, dlq.task_bw + dlq.server_bw,
+				  dlq.frequency);
+	limit = min(rule1, rule2);
+	target = dl_idle_qos_target_us(limit);
+
+	if (rule1 == dlq.rule1_ns && rule2 == dlq.rule2_ns &&
+	    limit == dlq.limit_ns && dlq.nr_tasks == dlq.nr_traced)
+		return false;
+
+	publish = target != dlq.target_us;
+	dlq.rule1_ns = rule1;
+	dlq.rule2_ns = rule2;
+	dlq.nr_traced = dlq.nr_tasks;
+	WRITE_ONCE(dlq.limit_ns, limit);
+	WRITE_ONCE(dlq.target_us, target);
+	trace_dl_idle_qos_limit(rule1, rule2, limit, dlq.nr_tasks,
+				dlq_ppb(dlq.task_bw + dlq.server_bw),
+				dlq_ppb(dlq.capacity), target);
+	return publish;
+}
+
+/* ---- Publication ---- */
+
+static void dlq_publish(void)
+{
+	s32 target;
+
+	guard(mutex)(&dlq_publish_lock);
+
+	target = READ_ONCE(dlq.target_us);
+	if (!READ_ONCE(dlq_enabled)) {
+		if (cpu_latency_qos_request_active(&dlq_request))
+			cpu_latency_qos_remove_request(&dlq_request);
+		dlq_published = PM_QOS_DEFAULT_VALUE;
+		return;
+	}
+	if (cpu_latency_qos_request_active(&dlq_request))
+		cpu_latency_qos_update_request(&dlq_request, target);
+	else
+		cpu_latency_qos_add_request(&dlq_request, target);
+	dlq_published = target;
+}
+
+static void dlq_publish_workfn(struct work_struct *work)
+{
+	dlq_publish();
+}
+
+static DECLARE_WORK(dlq_publish_work, dlq_publish_workfn);
+
+static void dlq_irq_workfn(struct irq_work *work)
+{
+	queue_work(system_highpri_wq, &dlq_publish_work);
+}
+
+static DEFINE_IRQ_WORK(dlq_irq_work, dlq_irq_workfn);
+
+/* Called with the hooks' locks dropped or held: irq_work_queue() is safe. */
+static void dlq_kick(bool publish)
+{
+	if (publish && READ_ONCE(dlq_ready))
+		irq_work_queue(&dlq_irq_work);
+}
+
+/* ---- Hooks ---- */
+
+/**
+ * dl_idle_qos_init_entity - mark a new deadline entity as not accounted
+ * @dl_se:	the entity, whose node may hold a copy of its parent's
+ *
+ * Called from init_dl_entity(), before anything can account the entity.
+ */
+void dl_idle_qos_init_entity(struct sched_dl_entity *dl_se)
+{
+	memset(&dl_se->idle_qos, 0, sizeof(dl_se->idle_qos));
+	RB_CLEAR_NODE(&dl_se->idle_qos.slack_node);
+}
+
+/**
+ * dl_idle_qos_task_admit - account a task's new deadline parameters
+ * @dl_se:	the task's entity, with its new dl_runtime, dl_deadline and
+ *		dl_period already set
+ *
+ * Called from __setparam_dl() under the task's rq lock, after admission
+ * control accepted the parameters; replaces what the task contributed
+ * before, if anything.
+ */
+void dl_idle_qos_task_admit(struct sched_dl_entity *dl_se)
+{
+	struct dl_idle_qos_node *node = &dl_se->idle_qos;
+	unsigned long flags;
+	bool publish;
+
+	if (dl_entity_is_special(dl_se))
+		return;
+
+	raw_spin_lock_irqsave(&dlq.lock, flags);
+	dlq_remove_task(node);
+	node->runtime = dl_se->dl_runtime;
+	node->deadline = dl_se->dl_deadline;
+	node->period = dl_se->dl_period;
+	dlq_add_task(node);
+	publish = dlq_update_limit();
+	raw_spin_unlock_irqrestore(&dlq.lock, flags);
+
+	dlq_kick(publish);
+}
+
+/**
+ * dl_idle_qos_task_release - remove what a task contributes
+ * @dl_se:	the task's entity
+ *
+ * Called from __dl_clear_params() under the task's rq lock, when the
+ * deadline class releases the task's bandwidth.  Does nothing if the entity
+ * is not accounted.
+ */
+void dl_idle_qos_task_release(struct sched_dl_entity *dl_se)
+{
+	unsigned long flags;
+	bool publish;
+
+	if (dl_se->idle_qos.kind != DL_IDLE_QOS_TASK)
+		return;
+
+	raw_spin_lock_irqsave(&dlq.lock, flags);
+	dlq_remove_task(&dl_se->idle_qos);
+	publish = dlq_update_limit();
+	raw_spin_unlock_irqrestore(&dlq.lock, flags);
+
+	dlq_kick(publish);
+}
+
+/**
+ * dl_idle_qos_server_update - account a DL server's new parameters
+ * @dl_se:	the server, with its new dl_runtime and dl_period set
+ * @cpu:	the server's CPU
+ *
+ * Called from dl_server_apply_params() under the CPU's rq lock.  The
+ * server's bandwidth counts in U while the CPU is online.
+ */
+void dl_idle_qos_server_update(struct sched_dl_entity *dl_se, int cpu)
+{
+	unsigned long flags;
+	bool publish;
+
+	raw_spin_lock_irqsave(&dlq.lock, flags);
+	dlq_remove_server(&dl_se->idle_qos);
+	if (per_cpu(dlq_cpu, cpu).online)
+		dlq_add_server(&dl_se->idle_qos, dl_se);
+	publish = dlq_update_limit();
+	raw_spin_unlock_irqrestore(&dlq.lock, flags);
+
+	dlq_kick(publish);
+}
+
+/**
+ * dl_idle_qos_cpu_online - account a CPU's capacity and DL server
+ * @cpu:	the CPU whose runqueue went online in its root domain
+ *
+ * Called from rq_online_dl() under the CPU's rq lock (CPU hotplug,
+ * root-domain rebuild).
+ */
+void dl_idle_qos_cpu_online(int cpu)
+{
+	struct dl_idle_qos_cpu *c = &per_cpu(dlq_cpu, cpu);
+	struct sched_dl_entity *server = &cpu_rq(cpu)->fair_server;
+	unsigned long flags;
+	bool publish;
+
+	raw_spin_lock_irqsave(&dlq.lock, flags);
+	if (c->online) {
+		raw_spin_unlock_irqrestore(&dlq.lock, flags);
+		return;
+	}
+	c->online = true;
+	c->capacity = arch_scale_cpu_capacity(cpu);
+	dlq.cpu_capacity += c->capacity;
+	dlq.nr_cpus++;
+	dlq_update_capacity();
+	dlq_remove_server(&server->idle_qos);
+	dlq_add_server(&server->idle_qos, server);
+	publish = dlq_update_limit();
+	raw_spin_unlock_irqrestore(&dlq.lock, flags);
+
+	dlq_kick(publish);
+}
+
+/**
+ * dl_idle_qos_cpu_offline - remove a CPU's capacity and DL server
+ * @cpu:	the CPU whose runqueue went offline in its root domain
+ *
+ * Called from rq_offline_dl() under the CPU's rq lock.
+ */
+void dl_idle_qos_cpu_offline(int cpu)
+{
+	struct dl_idle_qos_cpu *c = &per_cpu(dlq_cpu, cpu);
+	unsigned long flags;
+	bool publish;
+
+	raw_spin_lock_irqsave(&dlq.lock, flags);
+	if (!c->online) {
+		raw_spin_unlock_irqrestore(&dlq.lock, flags);
+		return;
+	}
+	c->online = false;
+	dlq.cpu_capacity -= c->capacity;
+	dlq.nr_cpus--;
+	dlq_update_capacity();
+	dlq_remove_server(&cpu_rq(cpu)->fair_server.idle_qos);
+	publish = dlq_update_limit();
+	raw_spin_unlock_irqrestore(&dlq.lock, flags);
+
+	dlq_kick(publish);
+}
+
+/**
+ * dl_idle_qos_bw_update - follow a change of the admission cap
+ *
+ * Called from sched_dl_do_global() when sched_rt_runtime_us or
+ * sched_rt_period_us changed, in process context.
+ */
+void dl_idle_qos_bw_update(void)
+{
+	unsigned long flags;
+	bool publish;
+
+	raw_spin_lock_irqsave(&dlq.lock, flags);
+	dlq_update_capacity();
+	publish = dlq_update_limit();
+	raw_spin_unlock_irqrestore(&dlq.lock, flags);
+
+	dlq_kick(publish);
+}
+
+/**
+ * dl_idle_qos_enqueue - record the latest start time of an enqueued job
+ * @dl_se:	the entity being enqueued, deadline and runtime final
+ * @cpu:	the CPU of the runqueue
+ * @now:	rq_clock() of that runqueue
+ *
+ * Called from enqueue_dl_entity() under the rq lock; O(1), no lock taken.
+ * See "The live term" in the DOC block.
+ */
+void dl_idle_qos_enqueue(struct sched_dl_entity *dl_se, int cpu, u64 now)
+{
+	struct dl_idle_qos_cpu *c = per_cpu_ptr(&dlq_cpu, cpu);
+	u64 latest_start;
+
+	if (dl_se->dl_server || dl_entity_is_special(dl_se))
+		return;
+
+	latest_start = dl_se->deadline - max_t(s64, dl_se->runtime, 0);
+	if (!dl_time_before(now, c->expires) ||
+	    dl_time_before(latest_start, c->latest_start)) {
+		WRITE_ONCE(c->latest_start, latest_start);
+		WRITE_ONCE(c->expires, dl_se->deadline);
+	}
+}
+
+/* ---- Readers ---- */
+
+/**
+ * dl_idle_qos_limit_ns - the current limit, without waiting for publication
+ *
+ * Lockless; the value is the one computed by the last hook that ran.
+ *
+ * Return: the largest exit latency (ns) the admitted deadline tasks
+ * tolerate, DL_IDLE_QOS_NO_LIMIT when no task is admitted.
+ */
+u64 dl_idle_qos_limit_ns(void)
+{
+	return READ_ONCE(dlq.limit_ns);
+}
+
+/**
+ * dl_idle_qos_cpu_slack_ns - the live slack of the job recorded on a CPU
+ * @cpu:	the CPU
+ * @now:	the current time, local_clock()
+ *
+ * Lockless: the two fields of the record are read separately, and a remote
+ * enqueue may update them meanwhile; it then also wakes @cpu up.
+ *
+ * Return: ns left before the recorded job's latest start time (0 if it
+ * passed), or DL_IDLE_QOS_NO_LIMIT when no job is recorded or its deadline
+ * passed.
+ */
+u64 dl_idle_qos_cpu_slack_ns(int cpu, u64 now)
+{
+	struct dl_idle_qos_cpu *c = per_cpu_ptr(&dlq_cpu, cpu);
+	u64 expires = READ_ONCE(c->expires);
+	u64 latest_start = READ_ONCE(c->latest_start);
+
+	if (!dl_time_before(now, expires))
+		return DL_IDLE_QOS_NO_LIMIT;
+	return dl_time_before(now, latest_start) ? latest_start - now : 0;
+}
+
+/* ---- User interfaces ---- */
+
+static void dlq_print_ns(struct seq_file *m, const char *name, u64 ns)
+{
+	if (ns == DL_IDLE_QOS_NO_LIMIT)
+		seq_printf(m, "%s: none\n", name);
+	else
+		seq_printf(m, "%s: %llu\n", name, ns);
+}
+
+static void dlq_print_us(struct seq_file *m, const char *name, s32 us)
+{
+	if (us == PM_QOS_DEFAULT_VALUE)
+		seq_printf(m, "%s: none\n", name);
+	else
+		seq_printf(m, "%s: %d\n", name, us);
+}
+
+/* Print @x / @one with 9 decimals, truncated; @one is a multiple of 10^9. */
+static void dlq_print_fixed(struct seq_file *m, const char *name, u128 x,
+			    u128 one)
+{
+	u128 rem;
+	u64 whole = dl_idle_qos_div(x, one, &rem);
+	u64 frac = dl_idle_qos_div(rem, one / NSEC_PER_SEC, NULL);
+
+	seq_printf(m, "%s: %llu.%09llu\n", name, whole, frac);
+}
+
+static int dlq_state_show(struct seq_file *m, void *v)
+{
+	u128 capacity, task_bw, server_bw, frequency;
+	u64 rule1, rule2, limit;
+	unsigned int nr_tasks, nr_cpus;
+	s32 target, published;
+	unsigned long flags;
+	int cpu;
+
+	/* Let a pending publication complete, so that the view is settled. */
+	irq_work_sync(&dlq_irq_work);
+	flush_work(&dlq_publish_work);
+	scoped_guard(mutex, &dlq_publish_lock)
+		published = dlq_published;
+
+	raw_spin_lock_irqsave(&dlq.lock, flags);
+	nr_tasks = dlq.nr_tasks;
+	nr_cpus = dlq.nr_cpus;
+	capacity = dlq.capacity;
+	task_bw = dlq.task_bw;
+	server_bw = dlq.server_bw;
+	frequency = dlq.frequency;
+	rule1 = dlq.rule1_ns;
+	rule2 = dlq.rule2_ns;
+	limit = dlq.limit_ns;
+	target = dlq.target_us;
+	raw_spin_unlock_irqrestore(&dlq.lock, flags);
+
+	seq_printf(m, "publication: %s\n", READ_ONCE(dlq_enabled) ? "on" : "off");
+	seq_printf(m, "tasks: %u\n", nr_tasks);
+	dlq_print_ns(m, "rule1_ns", rule1);
+	dlq_print_ns(m, "rule2_ns", rule2);
+	dlq_print_ns(m, "limit_ns", limit);
+	dlq_print_us(m, "limit_us", target);
+	dlq_print_us(m, "published_us", published);
+	seq_printf(m, "cpus: %u\n", nr_cpus);
+	dlq_print_fixed(m, "capacity", capacity, DL_IDLE_QOS_ONE);
+	dlq_print_fixed(m, "reserved", task_bw + server_bw, DL_IDLE_QOS_ONE);
+	dlq_print_fixed(m, "task_bw", task_bw, DL_IDLE_QOS_ONE);
+	dlq_print_fixed(m, "server_bw", server_bw, DL_IDLE_QOS_ONE);
+	/* sum(1/P), from per nanosecond to per second. */
+	dlq_print_fixed(m, "frequency_hz", frequency,
+			DL_IDLE_QOS_ONE / NSEC_PER_SEC);
+	for_each_possible_cpu(cpu) {
+		struct dl_idle_qos_cpu *c = per_cpu_ptr(&dlq_cpu, cpu);
+		u64 slack = dl_idle_qos_cpu_slack_ns(cpu, local_clock());
+
+		seq_printf(m, "cpu%d: online %d capacity %lu live_slack_ns ",
+			   cpu, READ_ONCE(c->online), READ_ONCE(c->capacity));
+		if (slack == DL_IDLE_QOS_NO_LIMIT)
+			seq_puts(m, "none\n");
+		else
+			seq_printf(m, "%llu\n", slack);
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(dlq_state);
+
+static int dlq_sysctl_handler(const struct ctl_table *table, int write,
+			      void *buffer, size_t *lenp, loff_t *ppos)
+{
+	int ret = proc_dointvec_minmax(table, write, buffer, lenp, ppos);
+
+	if (!ret && write && READ_ONCE(dlq_ready))
+		dlq_publish();
+	return ret;
+}
+
+static struct ctl_table dlq_sysctls[] = {
+	{
+		.procname	= "sched_dl_idle_qos",
+		.data		= &dlq_enabled,
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= dlq_sysctl_handler,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= SYSCTL_ONE,
+	},
+};
+
+static int __init dl_idle_qos_init(void)
+{
+	struct dentry *dir = debugfs_create_dir("dl_idle_qos", NULL);
+
+	debugfs_create_file("state", 0444, dir, NULL, &dlq_state_fops);
+	register_sysctl_init("kernel", dlq_sysctls);
+
+	WRITE_ONCE(dlq_ready, true);
+	dlq_publish();
+	return 0;
+}
+late_initcall(dl_idle_qos_init);

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Fixed-point helpers of kernel/sched/dl_idle_qos.c, visible to its KUnit
+ * test (kernel/sched/dl_idle_qos_test.c) only.
+ */
+#ifndef _KERNEL_SCHED_DL_IDLE_QOS_H
+#define _KERNEL_SCHED_DL_IDLE_QOS_H
+
+#include <linux/types.h>
+
+/*
+ * One CPU of bandwidth, and a frequency of one event per nanosecond, are
+ * both DL_IDLE_QOS_ONE = 10^30 in the fixed point used by dl_idle_qos.
+ */
+#define DL_IDLE_QOS_ONE	((u128)1000000000000000ULL * 1000000000000000ULL)
+
+#if IS_ENABLED(CONFIG_KUNIT)
+u128 dl_idle_qos_div(u128 n, u128 d, u128 *rem);
+u128 dl_idle_qos_frequency(u64 period);
+u128 dl_idle_qos_bandwidth(u64 runtime, u64 period);
+u128 dl_idle_qos_capacity(unsigned long capacity, u64 rt_runtime,
+			  u64 rt_period);
+u64 dl_idle_qos_rule2(u128 capacity, u128 reserved, u128 frequency);
+s32 dl_idle_qos_target_us(u64 limit_ns);
+#endif
+
+#endif /* _KERNEL_SCHED_DL_IDLE_QOS_H */

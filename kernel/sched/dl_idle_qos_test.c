@@ -1,0 +1,374 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the fixed-point computation of the deadline idle latency
+ * limit (kernel/sched/dl_idle_qos.c).  Expected values are worked out by
+ * hand in the comments, or checked against the defining inequalities.
+ */
+#include <kunit/test.h>
+#include <linux/dl_idle_qos.h>
+#include <linux/pm_qos.h>
+#include <linux/sched/topology.h>
+
+#include "dl_idle_qos.h"
+
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+
+#define ONE		DL_IDLE_QOS_ONE
+#define MS		NSEC_PER_MSEC
+#define CPUS(n)		((n) * SCHED_CAPACITY_SCALE)
+/* The default admission cap: sched_rt_runtime_us / sched_rt_period_us. */
+#define RT_RUNTIME	(950 * MS)
+#define RT_PERIOD	(1000 * MS)
+#define NO_CAP		((u64)~0ULL)
+
+/* A set of deadline entities, summed as dl_idle_qos sums them. */
+struct dlq_set {
+	u128 frequency;
+	u128 reserved;
+	u64 rule1;
+};
+
+static void set_init(struct dlq_set *s)
+{
+	s->frequency = 0;
+	s->reserved = 0;
+	s->rule1 = DL_IDLE_QOS_NO_LIMIT;
+}
+
+static void set_add_task(struct dlq_set *s, u64 runtime, u64 deadline,
+			 u64 period)
+{
+	s->frequency += dl_idle_qos_frequency(period);
+	s->reserved += dl_idle_qos_bandwidth(runtime, period);
+	s->rule1 = min(s->rule1, deadline - runtime);
+}
+
+static void set_add_server(struct dlq_set *s, u64 runtime, u64 period)
+{
+	s->reserved += dl_idle_qos_bandwidth(runtime, period);
+}
+
+static u64 set_limit(struct dlq_set *s, u128 capacity)
+{
+	return min(s->rule1, dl_idle_qos_rule2(capacity, s->reserved,
+					       s->frequency));
+}
+
+/* The default fair servers: 50 ms every 1000 ms on each CPU. */
+static void set_add_fair_servers(struct dlq_set *s, int cpus)
+{
+	while (cpus--)
+		set_add_server(s, 50 * MS, 1000 * MS);
+}
+
+static void dlq_test_div(struct kunit *test)
+{
+	static const u64 divisors[] = { 1, 3, 7, 1000, 1024, 999999937,
+					4294967295000ULL, (1ULL << 63) - 1 };
+	u128 n = ONE * 12345 + 678;
+	u128 q, r;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(divisors); i++) {
+		q = dl_idle_qos_div(n, divisors[i], &r);
+		KUNIT_EXPECT_TRUE(test, r < divisors[i]);
+		KUNIT_EXPECT_TRUE(test, q * divisors[i] + r == n);
+	}
+	/* u128 divisors, and dividends below the divisor. */
+	q = dl_idle_qos_div(ONE * ONE, ONE, &r);
+	KUNIT_EXPECT_TRUE(test, q == ONE && r == 0);
+	q = dl_idle_qos_div(5, ONE, &r);
+	KUNIT_EXPECT_TRUE(test, q == 0 && r == 5);
+	q = dl_idle_qos_div(~(u128)0, 1, &r);
+	KUNIT_EXPECT_TRUE(test, q == ~(u128)0 && r == 0);
+}
+
+static void dlq_test_frequency(struct kunit *test)
+{
+	u128 f;
+
+	/* 10 ms: 10^30 / 10^7 = 10^23 exactly. */
+	KUNIT_EXPECT_TRUE(test, dl_idle_qos_frequency(10 * MS) ==
+			  ONE / 10000000);
+	KUNIT_EXPECT_TRUE(test, dl_idle_qos_frequency(0) == 0);
+
+	/* 3 ns does not divide 10^30: rounded up, by less than one unit. */
+	f = dl_idle_qos_frequency(3);
+	KUNIT_EXPECT_TRUE(test, f * 3 >= ONE);
+	KUNIT_EXPECT_TRUE(test, (f - 1) * 3 < ONE);
+
+	/* The largest legal period: UINT_MAX us. */
+	f = dl_idle_qos_frequency(4294967295000ULL);
+	KUNIT_EXPECT_TRUE(test, f * 4294967295000ULL >= ONE);
+	KUNIT_EXPECT_TRUE(test, (f - 1) * 4294967295000ULL < ONE);
+}
+
+static void dlq_test_bandwidth(struct kunit *test)
+{
+	static const u64 runtimes[] = { 1024, 1000, 333333, 99999989 };
+	static const u64 periods[] = { 1024, 3000, 1000000, 999999937,
+				       100000007 };
+	u128 bw;
+	int i, j;
+
+	/* 1 ms / 10 ms = 0.1 exactly; 50 ms / 1000 ms = 0.05 exactly. */
+	KUNIT_EXPECT_TRUE(test, dl_idle_qos_bandwidth(MS, 10 * MS) == ONE / 10);
+	KUNIT_EXPECT_TRUE(test, dl_idle_qos_bandwidth(50 * MS, 1000 * MS) ==
+			  ONE / 20);
+	KUNIT_EXPECT_TRUE(test, dl_idle_qos_bandwidth(7, 7) == ONE);
+	KUNIT_EXPECT_TRUE(test, dl_idle_qos_bandwidth(0, 7) == 0);
+	KUNIT_EXPECT_TRUE(test, dl_idle_qos_bandwidth(5, 0) == 0);
+
+	/* Rounded up by less than one unit: bw * P >= C * 10^30 > (bw-1) * P. */
+	for (i = 0; i < ARRAY_SIZE(runtimes); i++) {
+		for (j = 0; j < ARRAY_SIZE(periods); j++) {
+			if (runtimes[i] > periods[j])
+				continue;
+			bw = dl_idle_qos_bandwidth(runtimes[i], periods[j]);
+			KUNIT_EXPECT_TRUE(test, bw * periods[j] >=
+					  runtimes[i] * ONE);
+			KUNIT_EXPECT_TRUE(test, (bw - 1) * periods[j] <
+					  runtimes[i] * ONE);
+		}
+	}
+
+	/* Extremes: 1024 ns every UINT_MAX us, and runtime = period ~ 2^63. */
+	bw = dl_idle_qos_bandwidth(1024, 4294967295000ULL);
+	KUNIT_EXPECT_TRUE(test, bw > 0 && bw < ONE / 4000000000ULL);
+	KUNIT_EXPECT_TRUE(test, dl_idle_qos_bandwidth((1ULL << 63) - 1,
+						      (1ULL << 63) - 1) == ONE);
+}
+
+static void dlq_test_capacity(struct kunit *test)
+{
+	/* 2 CPUs at the default cap 0.95: 1.9 exactly. */
+	KUNIT_EXPECT_TRUE(test, dl_idle_qos_capacity(CPUS(2), RT_RUNTIME,
+						     RT_PERIOD) ==
+			  ONE * 19 / 10);
+	/* Admission off (sched_rt_runtime_us = -1): cap = 1. */
+	KUNIT_EXPECT_TRUE(test, dl_idle_qos_capacity(CPUS(4), NO_CAP,
+						     RT_PERIOD) == ONE * 4);
+	/* cap = 0: no capacity at all. */
+	KUNIT_EXPECT_TRUE(test, dl_idle_qos_capacity(CPUS(4), 0, RT_PERIOD) == 0);
+	/* 1/3 of one CPU is rounded down. */
+	KUNIT_EXPECT_TRUE(test, dl_idle_qos_capacity(CPUS(1), 1, 3) == ONE / 3);
+	/* A little CPU of capacity 446 (arm64 big.LITTLE): 446/1024 exactly. */
+	KUNIT_EXPECT_TRUE(test, dl_idle_qos_capacity(446, NO_CAP, RT_PERIOD) ==
+			  ONE / 1024 * 446);
+	/* NR_CPUS = 8192 at cap 0.95, with the largest rt period. */
+	KUNIT_EXPECT_TRUE(test, dl_idle_qos_capacity(CPUS(8192),
+						     2147483647000ULL / 20 * 19,
+						     2147483647000ULL / 20 * 20)
+			  == ONE * 8192 / 20 * 19);
+}
+
+/* No task: no constraint, whatever the servers reserve. */
+static void dlq_test_empty(struct kunit *test)
+{
+	struct dlq_set s;
+
+	set_init(&s);
+	set_add_fair_servers(&s, 2);
+	KUNIT_EXPECT_EQ(test, set_limit(&s, dl_idle_qos_capacity(CPUS(2),
+					RT_RUNTIME, RT_PERIOD)),
+			DL_IDLE_QOS_NO_LIMIT);
+	KUNIT_EXPECT_EQ(test, dl_idle_qos_rule2(0, ONE, 0),
+			DL_IDLE_QOS_NO_LIMIT);
+	KUNIT_EXPECT_EQ(test, dl_idle_qos_target_us(DL_IDLE_QOS_NO_LIMIT),
+			PM_QOS_DEFAULT_VALUE);
+}
+
+/*
+ * One task 0.6 ms / 0.7 ms / 10 ms on 2 CPUs with the fair servers:
+ * rule 1 = 100 us; rule 2 = (1.9 - 0.1 - 0.06) / (1 / 10 ms) = 17.4 ms.
+ */
+static void dlq_test_one_task(struct kunit *test)
+{
+	u128 cap = dl_idle_qos_capacity(CPUS(2), RT_RUNTIME, RT_PERIOD);
+	struct dlq_set s;
+
+	set_init(&s);
+	set_add_fair_servers(&s, 2);
+	set_add_task(&s, 600000, 700000, 10 * MS);
+	KUNIT_EXPECT_EQ(test, s.rule1, 100000);
+	KUNIT_EXPECT_EQ(test, dl_idle_qos_rule2(cap, s.reserved, s.frequency),
+			17400000);
+	KUNIT_EXPECT_EQ(test, set_limit(&s, cap), 100000);
+	KUNIT_EXPECT_EQ(test, dl_idle_qos_target_us(set_limit(&s, cap)), 100);
+}
+
+/*
+ * N tasks of equal period P: rule 2 is the seed's L * N <= spare * P.
+ * 2 CPUs, cap 0.95, servers 0.1, 16 tasks 5 ms / 100 ms (0.8):
+ * spare = 1.9 - 0.1 - 0.8 = 1.0, L = 1.0 * 100 ms / 16 = 6.25 ms.
+ */
+static void dlq_test_equal_periods(struct kunit *test)
+{
+	u128 cap = dl_idle_qos_capacity(CPUS(2), RT_RUNTIME, RT_PERIOD);
+	struct dlq_set s;
+	int i;
+
+	set_init(&s);
+	set_add_fair_servers(&s, 2);
+	for (i = 0; i < 16; i++)
+		set_add_task(&s, 5 * MS, 100 * MS, 100 * MS);
+	KUNIT_EXPECT_EQ(test, dl_idle_qos_rule2(cap, s.reserved, s.frequency),
+			6250000);
+	/* Rule 1 (95 ms) does not bind. */
+	KUNIT_EXPECT_EQ(test, set_limit(&s, cap), 6250000);
+}
+
+/*
+ * Mixed periods: 1 ms / 10 ms and 2 ms / 20 ms on 2 CPUs with servers:
+ * spare = 1.9 - 0.1 - 0.1 - 0.1 = 1.6, sum(1/P) = 100 + 50 = 150 /s,
+ * L = 1.6 / 150 s = 10.6666... ms, truncated to 10666666 ns.
+ * Check the defining inequality too: with L, the inflated set fits
+ * (1 + L/10 + 2 + ... ) and with L + 1 ns it does not.
+ */
+static void dlq_test_mixed_periods(struct kunit *test)
+{
+	u128 cap = dl_idle_qos_capacity(CPUS(2), RT_RUNTIME, RT_PERIOD);
+	struct dlq_set s;
+	u64 l;
+
+	set_init(&s);
+	set_add_fair_servers(&s, 2);
+	set_add_task(&s, 1 * MS, 10 * MS, 10 * MS);
+	set_add_task(&s, 2 * MS, 20 * MS, 20 * MS);
+	l = dl_idle_qos_rule2(cap, s.reserved, s.frequency);
+	KUNIT_EXPECT_EQ(test, l, 10666666);
+	/*
+	 * (1 ms + L) / 10 ms + (2 ms + L) / 20 ms <= 1.8, multiplied by
+	 * 20 ms: 2 * (1 ms + L) + (2 ms + L) <= 36 ms, i.e. 3L <= 32 ms.
+	 */
+	KUNIT_EXPECT_LE(test, 3 * l, 32 * MS);
+	KUNIT_EXPECT_GT(test, 3 * (l + 1), 32 * MS);
+	/* Rule 1 (9 ms) binds. */
+	KUNIT_EXPECT_EQ(test, set_limit(&s, cap), 9 * MS);
+}
+
+/* No spare bandwidth: U >= cap * M gives 0, never a wrap-around. */
+static void dlq_test_no_spare(struct kunit *test)
+{
+	u128 cap = dl_idle_qos_capacity(CPUS(1), RT_RUNTIME, RT_PERIOD);
+	struct dlq_set s;
+
+	/* 0.05 + 0.9 = 0.95: exactly full. */
+	set_init(&s);
+	set_add_fair_servers(&s, 1);
+	set_add_task(&s, 9 * MS, 10 * MS, 10 * MS);
+	KUNIT_EXPECT_EQ(test, set_limit(&s, cap), 0);
+
+	/* Overcommitted, e.g. after a CPU went offline. */
+	set_add_task(&s, 9 * MS, 10 * MS, 10 * MS);
+	KUNIT_EXPECT_EQ(test, set_limit(&s, cap), 0);
+
+	/* All CPUs offline: no capacity at all. */
+	KUNIT_EXPECT_EQ(test, set_limit(&s, 0), 0);
+}
+
+/*
+ * Admission off (sched_rt_runtime_us = -1): cap = 1.  One CPU, servers
+ * 0.05, one task 1 ms / 10 ms: L = (1 - 0.05 - 0.1) * 10 ms = 8.5 ms;
+ * rule 1 is 9 ms.
+ */
+static void dlq_test_admission_off(struct kunit *test)
+{
+	u128 cap = dl_idle_qos_capacity(CPUS(1), NO_CAP, RT_PERIOD);
+	struct dlq_set s;
+
+	set_init(&s);
+	set_add_fair_servers(&s, 1);
+	set_add_task(&s, 1 * MS, 10 * MS, 10 * MS);
+	KUNIT_EXPECT_EQ(test, set_limit(&s, cap), 8500000);
+}
+
+/*
+ * Extreme legal parameters, no overflow:
+ * - runtime 1024 ns every UINT_MAX us (4294967295000 ns) on 2 CPUs at
+ *   cap 0.95 without servers: L = 1.9 * P - 1024 = 8160437859476 ns,
+ *   exactly; rule 1 is P - 1024 = 4294967293976 ns.  The fixed point
+ *   may lose at most 1 ns on rule 2 here (P does not divide 10^30).
+ * - 2^22 tasks (PID_MAX_LIMIT) of 1024 ns / 1024 ns with admission off on
+ *   8192 CPUs: the sums hold 2^22 * 10^30 / 1024 and 2^22 * 10^30 without
+ *   wrapping, and there is no spare bandwidth.
+ */
+static void dlq_test_extremes(struct kunit *test)
+{
+	const u64 p = 4294967295000ULL;
+	u128 cap = dl_idle_qos_capacity(CPUS(2), RT_RUNTIME, RT_PERIOD);
+	struct dlq_set s;
+	u64 l;
+
+	set_init(&s);
+	set_add_task(&s, 1024, p, p);
+	l = dl_idle_qos_rule2(cap, s.reserved, s.frequency);
+	KUNIT_EXPECT_LE(test, l, 8160437859476ULL);
+	KUNIT_EXPECT_GE(test, l, 8160437859475ULL);
+	KUNIT_EXPECT_EQ(test, set_limit(&s, cap), p - 1024);
+	/* 4294967293 us is above the QoS framework's 2000 s: no constraint. */
+	KUNIT_EXPECT_EQ(test, dl_idle_qos_target_us(p - 1024),
+			PM_QOS_DEFAULT_VALUE);
+
+	s.frequency = dl_idle_qos_frequency(1024) * (1U << 22);
+	s.reserved = dl_idle_qos_bandwidth(1024, 1024) * (1U << 22);
+	KUNIT_EXPECT_TRUE(test, s.frequency == ONE / 1024 * (1U << 22));
+	KUNIT_EXPECT_TRUE(test, s.reserved == ONE * (1U << 22));
+	KUNIT_EXPECT_EQ(test, dl_idle_qos_rule2(dl_idle_qos_capacity(CPUS(8192),
+						NO_CAP, RT_PERIOD),
+						s.reserved, s.frequency), 0);
+}
+
+/*
+ * Rounding is toward safety: with a period that does not divide 10^30
+ * (3 ms + 1 ns) the result is at most the exact value and at most 1 ns
+ * below it.  One CPU, cap 1, no server, one task 1 ms / P:
+ * L = (1 - 1 ms / P) * P = P - 1 ms = 2000001 ns exactly.
+ */
+static void dlq_test_rounding(struct kunit *test)
+{
+	u128 cap = dl_idle_qos_capacity(CPUS(1), NO_CAP, RT_PERIOD);
+	const u64 p = 3 * MS + 1;
+	struct dlq_set s;
+	u64 l;
+
+	set_init(&s);
+	set_add_task(&s, MS, p, p);
+	l = dl_idle_qos_rule2(cap, s.reserved, s.frequency);
+	KUNIT_EXPECT_LE(test, l, 2000001);
+	KUNIT_EXPECT_GE(test, l, 2000000);
+
+	/* Microseconds are truncated: 999 ns is 0 us, 1999 ns is 1 us. */
+	KUNIT_EXPECT_EQ(test, dl_idle_qos_target_us(999), 0);
+	KUNIT_EXPECT_EQ(test, dl_idle_qos_target_us(1999), 1);
+	KUNIT_EXPECT_EQ(test, dl_idle_qos_target_us(0), 0);
+	KUNIT_EXPECT_EQ(test, dl_idle_qos_target_us(1999999999999ULL),
+			1999999999);
+	KUNIT_EXPECT_EQ(test, dl_idle_qos_target_us(2000000000000ULL),
+			PM_QOS_DEFAULT_VALUE);
+}
+
+static struct kunit_case dl_idle_qos_test_cases[] = {
+	KUNIT_CASE(dlq_test_div),
+	KUNIT_CASE(dlq_test_frequency),
+	KUNIT_CASE(dlq_test_bandwidth),
+	KUNIT_CASE(dlq_test_capacity),
+	KUNIT_CASE(dlq_test_empty),
+	KUNIT_CASE(dlq_test_one_task),
+	KUNIT_CASE(dlq_test_equal_periods),
+	KUNIT_CASE(dlq_test_mixed_periods),
+	KUNIT_CASE(dlq_test_no_spare),
+	KUNIT_CASE(dlq_test_admission_off),
+	KUNIT_CASE(dlq_test_extremes),
+	KUNIT_CASE(dlq_test_rounding),
+	{}
+};
+
+static struct kunit_suite dl_idle_qos_test_suite = {
+	.name = "dl_idle_qos",
+	.test_cases = dl_idle_qos_test_cases,
+};
+kunit_test_suite(dl_idle_qos_test_suite);
+
+MODULE_DESCRIPTION("KUnit tests for the deadline idle latency limit");
+MODULE_LICENSE("GPL");
