@@ -48,6 +48,9 @@ TESTMOD		:= $(SELFTESTS)/test_cpuidle
 OVERLAY		:= kernel drivers include Documentation tools
 PATCHES		:= $(sort $(wildcard patches/*.patch))
 
+# Paths relative to the checkout, so a fresh clone elsewhere hits ccache.
+export CCACHE_BASEDIR := $(CURDIR)
+
 KMAKE		:= $(MAKE) -C $(KSRC) O=$(KOBJ) ARCH=x86_64 \
 		   CC="ccache gcc" HOSTCC="ccache gcc" -j$(JOBS)
 

@@ -752,7 +752,8 @@ static void dlq_print_fixed(struct seq_file *m, const char *name, u128 x,
 {
 	u128 rem;
 	u64 whole = dl_idle_qos_div(x, one, &rem);
-	u64 frac = dl_idle_qos_div(rem, one / NSEC_PER_SEC, NULL);
+	u64 frac = dl_idle_qos_div(rem, dl_idle_qos_div(one, NSEC_PER_SEC, NULL),
+				   NULL);
 
 	seq_printf(m, "%s: %llu.%09llu\n", name, whole, frac);
 }

@@ -1,0 +1,348 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers shared by the dlqos selftests: the test cpuidle driver, sysfs,
+ * cpuidle states and governors, SCHED_DEADLINE tasks and time.
+ */
+#ifndef DLQOS_UTIL_H
+#define DLQOS_UTIL_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <signal.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <sys/types.h>
+
+#define CPUIDLE_SYSFS	"/sys/devices/system/cpu/cpuidle"
+#define CPU_SYSFS	"/sys/devices/system/cpu"
+#define MAX_STATES	10
+#define MAX_CPUS	64
+
+/* Read a whole small file into buf, without the trailing newline. */
+static inline int read_file(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	while (n > 0 && buf[n - 1] == '\n')
+		buf[--n] = '\0';
+	return 0;
+}
+
+/* Write str to path; returns 0 or -errno of the write. */
+static inline int write_file(const char *path, const char *str)
+{
+	int fd = open(path, O_WRONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, str, strlen(str));
+	if (n < 0) {
+		n = -errno;
+		close(fd);
+		return n;
+	}
+	close(fd);
+	return 0;
+}
+
+static inline long long read_ll(const char *path)
+{
+	char buf[64];
+
+	if (read_file(path, buf, sizeof(buf)))
+		return -1;
+	return strtoll(buf, NULL, 10);
+}
+
+static inline int nr_cpus(void)
+{
+	return sysconf(_SC_NPROCESSORS_ONLN);
+}
+
+/* Test cpuidle driver: load with params ("table=spr"), unload. */
+static inline const char *test_module_path(void)
+{
+	const char *p = getenv("DLQOS_TEST_MODULE");
+
+	return p ? p : "./test_cpuidle.ko";
+}
+
+static inline int load_test_driver(const char *params)
+{
+	int fd = open(test_module_path(), O_RDONLY | O_CLOEXEC);
+	int ret;
+
+	if (fd < 0)
+		return -errno;
+	ret = syscall(__NR_finit_module, fd, params, 0);
+	ret = ret ? -errno : 0;
+	close(fd);
+	return ret;
+}
+
+static inline int unload_test_driver(void)
+{
+	return syscall(__NR_delete_module, "test_cpuidle", O_NONBLOCK) ? -errno : 0;
+}
+
+static inline const char *default_table(void)
+{
+	const char *t = getenv("DLQOS_IDLE_TABLE");
+
+	return t ? t : "spr";
+}
+
+/* Make sure the test driver is loaded with table=default_table(). */
+static inline int ensure_test_driver(void)
+{
+	char buf[64], params[300];
+
+	if (!read_file(CPUIDLE_SYSFS "/current_driver", buf, sizeof(buf)) &&
+	    !strcmp(buf, "test_cpuidle"))
+		return 0;
+	snprintf(params, sizeof(params), "table=%s", default_table());
+	return load_test_driver(params);
+}
+
+/* One idle state attribute of one CPU. */
+static inline int state_attr(int cpu, int state, const char *attr,
+			     char *buf, size_t len)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), CPU_SYSFS "/cpu%d/cpuidle/state%d/%s",
+		 cpu, state, attr);
+	return read_file(path, buf, len);
+}
+
+static inline long long state_ll(int cpu, int state, const char *attr)
+{
+	char buf[64];
+
+	if (state_attr(cpu, state, attr, buf, sizeof(buf)))
+		return -1;
+	return strtoll(buf, NULL, 10);
+}
+
+static inline int nr_states(int cpu)
+{
+	char buf[64];
+	int n = 0;
+
+	while (n < MAX_STATES && !state_attr(cpu, n, "name", buf, sizeof(buf)))
+		n++;
+	return n;
+}
+
+/* Disable (1) or enable (0) one state on every online CPU. */
+static inline int set_state_disabled(int state, int disabled)
+{
+	char path[128];
+	int cpu, ret;
+
+	for (cpu = 0; cpu < nr_cpus(); cpu++) {
+		snprintf(path, sizeof(path),
+			 CPU_SYSFS "/cpu%d/cpuidle/state%d/disable", cpu, state);
+		ret = write_file(path, disabled ? "1" : "0");
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static inline void enable_all_states(void)
+{
+	int s;
+
+	for (s = 0; s < nr_states(0); s++)
+		set_state_disabled(s, 0);
+}
+
+/* Sum of a state counter ("usage", "time", "rejected") over all CPUs. */
+static inline long long state_sum(int state, const char *attr)
+{
+	long long sum = 0;
+	int cpu;
+
+	for (cpu = 0; cpu < nr_cpus(); cpu++)
+		sum += state_ll(cpu, state, attr);
+	return sum;
+}
+
+static inline int get_governor(char *buf, size_t len)
+{
+	return read_file(CPUIDLE_SYSFS "/current_governor", buf, len);
+}
+
+static inline int set_governor(const char *name)
+{
+	return write_file(CPUIDLE_SYSFS "/current_governor", name);
+}
+
+static inline uint64_t now_ns(clockid_t clk)
+{
+	struct timespec ts;
+
+	clock_gettime(clk, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+static inline struct timespec ns_to_ts(uint64_t ns)
+{
+	struct timespec ts = {
+		.tv_sec = ns / 1000000000ull,
+		.tv_nsec = ns % 1000000000ull,
+	};
+
+	return ts;
+}
+
+static inline void sleep_until(clockid_t clk, uint64_t ns)
+{
+	struct timespec ts = ns_to_ts(ns);
+
+	while (clock_nanosleep(clk, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+}
+
+/* SCHED_DEADLINE, as in include/uapi/linux/sched/types.h. */
+#ifndef SCHED_DEADLINE
+#define SCHED_DEADLINE	6
+#endif
+
+struct dlqos_sched_attr {
+	uint32_t size;
+	uint32_t sched_policy;
+	uint64_t sched_flags;
+	int32_t sched_nice;
+	uint32_t sched_priority;
+	uint64_t sched_runtime;
+	uint64_t sched_deadline;
+	uint64_t sched_period;
+	uint32_t sched_util_min;
+	uint32_t sched_util_max;
+};
+
+static inline int set_deadline(pid_t pid, uint64_t runtime, uint64_t deadline,
+			       uint64_t period)
+{
+	struct dlqos_sched_attr attr = {
+		.size = sizeof(attr),
+		.sched_policy = SCHED_DEADLINE,
+		.sched_runtime = runtime,
+		.sched_deadline = deadline,
+		.sched_period = period,
+	};
+
+	return syscall(__NR_sched_setattr, pid, &attr, 0) ? -errno : 0;
+}
+
+static inline int set_other(pid_t pid)
+{
+	struct dlqos_sched_attr attr = {
+		.size = sizeof(attr),
+		.sched_policy = 0,
+	};
+
+	return syscall(__NR_sched_setattr, pid, &attr, 0) ? -errno : 0;
+}
+
+/*
+ * A child process that makes itself SCHED_DEADLINE and then either blocks
+ * (reading a pipe) or spins, until the parent closes the pipe or kills it.
+ */
+struct dl_child {
+	pid_t pid;
+	int ctl;	/* write end: closing it makes a blocked child exit */
+};
+
+enum dl_child_mode { DL_CHILD_BLOCK, DL_CHILD_SPIN };
+
+/* Returns 0, or -errno of the child's sched_setattr (child gone then). */
+static inline int dl_child_start(struct dl_child *c, uint64_t runtime,
+				 uint64_t deadline, uint64_t period,
+				 enum dl_child_mode mode)
+{
+	int ctl[2], ack[2], err = 0;
+	char b;
+
+	if (pipe(ctl) || pipe(ack))
+		return -errno;
+	c->pid = fork();
+	if (c->pid < 0)
+		return -errno;
+	if (!c->pid) {
+		close(ctl[1]);
+		close(ack[0]);
+		err = set_deadline(0, runtime, deadline, period);
+		if (write(ack[1], &err, sizeof(err)) != sizeof(err) || err)
+			_exit(1);
+		if (mode == DL_CHILD_SPIN)
+			for (;;)
+				;
+		while (read(ctl[0], &b, 1) > 0)
+			;
+		_exit(0);
+	}
+	close(ctl[0]);
+	close(ack[1]);
+	if (read(ack[0], &err, sizeof(err)) != sizeof(err))
+		err = -EIO;
+	close(ack[0]);
+	c->ctl = ctl[1];
+	if (err) {
+		close(c->ctl);
+		waitpid(c->pid, NULL, 0);
+		c->pid = 0;
+	}
+	return err;
+}
+
+/* Make the child exit and reap it. */
+static inline void dl_child_stop(struct dl_child *c)
+{
+	if (c->pid <= 0)
+		return;
+	kill(c->pid, SIGKILL);
+	close(c->ctl);
+	waitpid(c->pid, NULL, 0);
+	c->pid = 0;
+}
+
+/* dl_bw->total_bw of the root domain of CPU 0, from sched/debug. */
+static inline long long dl_total_bw(void)
+{
+	FILE *f = fopen("/sys/kernel/debug/sched/debug", "r");
+	char line[256];
+	long long v = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		char *p = strstr(line, ".dl_bw->total_bw");
+
+		if (p && (p = strchr(p, ':'))) {
+			v = strtoll(p + 1, NULL, 10);
+			break;
+		}
+	}
+	fclose(f);
+	return v;
+}
+
+#endif /* DLQOS_UTIL_H */

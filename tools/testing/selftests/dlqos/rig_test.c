@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tests of the test rig itself: the test cpuidle driver exposes the states
+ * of its table, refuses malformed tables, lets every governor use more than
+ * one state, and really pays a state's exit latency on wakeup.
+ */
+#include <pthread.h>
+#include <sys/prctl.h>
+
+#include "../kselftest_harness.h"
+#include "dlqos_util.h"
+
+struct expect_state {
+	const char *name;
+	int exit_us;
+	int residency_us;
+	int power_mw;
+};
+
+/* The presets, transcribed from intel_idle.c (spr) and the issue (juno). */
+static const struct expect_state spr[] = {
+	{ "POLL", 0, 0, 3000 },
+	{ "C1", 1, 1, 1200 },
+	{ "C1E", 2, 4, 800 },
+	{ "C6", 290, 800, 100 },
+};
+
+static const struct expect_state juno[] = {
+	{ "POLL", 0, 0, 600 },
+	{ "WFI", 1, 1, 300 },
+	{ "cluster-sleep-0", 1200, 2500, 20 },
+};
+
+static const struct expect_state custom[] = {
+	{ "A", 5, 10, 50 },
+	{ "B", 100, 300, 7 },
+};
+
+static void check_table(struct __test_metadata *_metadata,
+			const struct expect_state *st, int n)
+{
+	char buf[64];
+	int cpu, i;
+
+	ASSERT_EQ(0, read_file(CPUIDLE_SYSFS "/current_driver", buf, sizeof(buf)));
+	ASSERT_STREQ("test_cpuidle", buf);
+	for (cpu = 0; cpu < nr_cpus(); cpu++) {
+		ASSERT_EQ(n, nr_states(cpu));
+		for (i = 0; i < n; i++) {
+			ASSERT_EQ(0, state_attr(cpu, i, "name", buf, sizeof(buf)));
+			EXPECT_STREQ(st[i].name, buf);
+			EXPECT_EQ(st[i].exit_us, state_ll(cpu, i, "latency"));
+			EXPECT_EQ(st[i].residency_us, state_ll(cpu, i, "residency"));
+			EXPECT_EQ(st[i].power_mw, state_ll(cpu, i, "power"));
+		}
+	}
+}
+
+FIXTURE(driver) {
+	char saved_governor[32];
+};
+
+FIXTURE_SETUP(driver)
+{
+	char buf[64];
+
+	/* Other tests may have left the driver loaded. */
+	if (!read_file(CPUIDLE_SYSFS "/current_driver", buf, sizeof(buf)) &&
+	    !strcmp(buf, "test_cpuidle"))
+		ASSERT_EQ(0, unload_test_driver());
+	if (access(test_module_path(), R_OK))
+		SKIP(return, "no test module at %s", test_module_path());
+	self->saved_governor[0] = '\0';
+}
+
+FIXTURE_TEARDOWN(driver)
+{
+	if (self->saved_governor[0])
+		set_governor(self->saved_governor);
+	unload_test_driver();
+}
+
+TEST_F(driver, spr_table)
+{
+	ASSERT_EQ(0, load_test_driver("table=spr"));
+	check_table(_metadata, spr, ARRAY_SIZE(spr));
+}
+
+TEST_F(driver, juno_table)
+{
+	ASSERT_EQ(0, load_test_driver("table=juno"));
+	check_table(_metadata, juno, ARRAY_SIZE(juno));
+}
+
+TEST_F(driver, custom_table)
+{
+	ASSERT_EQ(0, load_test_driver("table=A:5:10:50,B:100:300:7 poll_mw=9"));
+	check_table(_metadata, (const struct expect_state[]){
+		{ "POLL", 0, 0, 9 }, custom[0], custom[1] }, 3);
+}
+
+TEST_F(driver, no_poll_state)
+{
+	ASSERT_EQ(0, load_test_driver("table=spr poll=0"));
+	check_table(_metadata, spr + 1, ARRAY_SIZE(spr) - 1);
+}
+
+TEST_F(driver, malformed_tables)
+{
+	static const char * const bad[] = {
+		"table=",			/* no state */
+		"table=nosuch",			/* unknown preset, no fields */
+		"table=A:1:1",			/* missing power */
+		"table=A:1:1:1:1",		/* extra field */
+		"table=A:x:1:1",		/* not a number */
+		"table=A:-1:1:1",		/* negative */
+		"table=A:1:1:1,",		/* empty state */
+		"table=:1:1:1",			/* empty name */
+		"table=A:10:5:1",		/* residency below exit latency */
+		"table=A:100:200:1,B:10:20:1",	/* latency decreasing */
+		"table=A:99999999999:1:1",	/* out of range */
+		"table=ABCDEFGHIJKLMNOPQRSTUVWXYZ:1:1:1", /* name too long */
+		"table=a:1:1:1,b:1:1:1,c:1:1:1,d:1:1:1,e:1:1:1,"
+			"f:1:1:1,g:1:1:1,h:1:1:1,i:1:1:1,j:1:1:1", /* too many */
+	};
+	char buf[64];
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		EXPECT_EQ(-EINVAL, load_test_driver(bad[i])) {
+			TH_LOG("accepted %s", bad[i]);
+			unload_test_driver();
+		}
+	}
+	ASSERT_EQ(0, read_file(CPUIDLE_SYSFS "/current_driver", buf, sizeof(buf)));
+	EXPECT_STRNE("test_cpuidle", buf);
+	/* Still loads after all that. */
+	EXPECT_EQ(0, load_test_driver("table=spr"));
+}
+
+TEST_F(driver, unload_reload)
+{
+	char buf[64];
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		ASSERT_EQ(0, load_test_driver("table=juno"));
+		ASSERT_EQ(0, unload_test_driver());
+	}
+	ASSERT_EQ(0, read_file(CPUIDLE_SYSFS "/current_driver", buf, sizeof(buf)));
+	EXPECT_STREQ("none", buf);
+}
+
+/*
+ * Light load: sleeps of 20 us to 5 ms in a pseudo-random mix, so a
+ * governor sees both short and long idle periods.
+ */
+static void light_load(int ms)
+{
+	uint64_t end = now_ns(CLOCK_MONOTONIC) + ms * 1000000ull;
+	unsigned int seed = 1;
+
+	while (now_ns(CLOCK_MONOTONIC) < end) {
+		seed = seed * 1103515245 + 12345;
+		usleep((seed >> 16) % 2 ? 20 + (seed >> 8) % 100 :
+					  1000 + (seed >> 8) % 4000);
+	}
+}
+
+static void governor_uses_states(struct __test_metadata *_metadata,
+				 const char *governor, char *saved)
+{
+	long long before[MAX_STATES], delta;
+	int s, n, used = 0;
+
+	ASSERT_EQ(0, get_governor(saved, 32));
+	ASSERT_EQ(0, load_test_driver("table=spr"));
+	ASSERT_EQ(0, set_governor(governor));
+	n = nr_states(0);
+	for (s = 0; s < n; s++)
+		before[s] = state_sum(s, "usage");
+	light_load(2000);
+	for (s = 0; s < n; s++) {
+		delta = state_sum(s, "usage") - before[s];
+		TH_LOG("%s: state%d usage +%lld", governor, s, delta);
+		if (delta > 0)
+			used++;
+	}
+	EXPECT_GT(used, 1);
+}
+
+TEST_F(driver, menu_uses_states)
+{
+	governor_uses_states(_metadata, "menu", self->saved_governor);
+}
+
+TEST_F(driver, teo_uses_states)
+{
+	governor_uses_states(_metadata, "teo", self->saved_governor);
+}
+
+TEST_F(driver, ladder_uses_states)
+{
+	governor_uses_states(_metadata, "ladder", self->saved_governor);
+}
+
+/*
+ * With only C6 (290 us exit latency) enabled, every timer wakeup of an
+ * idle CPU starts at least 290 us late: the driver busy-waits the exit
+ * latency after the interrupt.  The bound is a minimum, so it holds
+ * with or without -icount.
+ */
+TEST_F(driver, exit_latency_is_paid)
+{
+	uint64_t next, late, min_late = UINT64_MAX, max_late = 0;
+	long long usage;
+	int s, i, n;
+
+	ASSERT_EQ(0, load_test_driver("table=spr"));
+	n = nr_states(0);
+	ASSERT_EQ(4, n);
+	for (s = 0; s < n - 1; s++)
+		ASSERT_EQ(0, set_state_disabled(s, 1));
+	ASSERT_EQ(0, prctl(PR_SET_TIMERSLACK, 1));
+	usage = state_sum(n - 1, "usage");
+
+	next = now_ns(CLOCK_MONOTONIC);
+	for (i = 0; i < 50; i++) {
+		next += 10 * 1000 * 1000;
+		sleep_until(CLOCK_MONOTONIC, next);
+		late = now_ns(CLOCK_MONOTONIC) - next;
+		if (late < min_late)
+			min_late = late;
+		if (late > max_late)
+			max_late = late;
+	}
+	TH_LOG("C6 only: lateness min %llu us, max %llu us",
+	       (unsigned long long)min_late / 1000,
+	       (unsigned long long)max_late / 1000);
+	EXPECT_GE(state_sum(n - 1, "usage") - usage, 50);
+	EXPECT_GE(min_late, 290 * 1000);
+	enable_all_states();
+}
+
+TEST_HARNESS_MAIN
