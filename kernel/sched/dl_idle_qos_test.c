@@ -75,8 +75,11 @@ static void dlq_test_div(struct kunit *test)
 		KUNIT_EXPECT_TRUE(test, q * divisors[i] + r == n);
 	}
 	/* u128 divisors, and dividends below the divisor. */
-	q = dl_idle_qos_div(ONE * ONE, ONE, &r);
-	KUNIT_EXPECT_TRUE(test, q == ONE && r == 0);
+	q = dl_idle_qos_div(ONE * 300 + 7, ONE, &r);
+	KUNIT_EXPECT_TRUE(test, q == 300 && r == 7);
+	/* The largest dividend over a divisor above 2^64. */
+	q = dl_idle_qos_div(~(u128)0, ONE, &r);
+	KUNIT_EXPECT_TRUE(test, q == 340282366 && r == ~(u128)0 - ONE * 340282366);
 	q = dl_idle_qos_div(5, ONE, &r);
 	KUNIT_EXPECT_TRUE(test, q == 0 && r == 5);
 	q = dl_idle_qos_div(~(u128)0, 1, &r);

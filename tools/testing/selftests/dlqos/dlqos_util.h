@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <sys/types.h>
@@ -289,6 +290,8 @@ static inline int dl_child_start(struct dl_child *c, uint64_t runtime,
 	if (!c->pid) {
 		close(ctl[1]);
 		close(ack[0]);
+		/* Do not outlive a test that was killed (timeout). */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		err = set_deadline(0, runtime, deadline, period);
 		if (write(ack[1], &err, sizeof(err)) != sizeof(err) || err)
 			_exit(1);
