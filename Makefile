@@ -94,7 +94,7 @@ $(BUILD)/.unpacked: $(KTAR)
 
 # Apply patches/*.patch in order.  When they change, the previously applied
 # set is reverted first, so only the files they touch are rebuilt.
-$(BUILD)/.patched: $(BUILD)/.unpacked $(PATCHES)
+$(BUILD)/.patched: $(BUILD)/.unpacked $(PATCHES) $(BUILD)/patch-list
 	@if [ -d $(BUILD)/patches-applied ]; then \
 		for p in $$(ls $(BUILD)/patches-applied | sort -r); do \
 			echo "  REVERT  $$p"; \
@@ -109,6 +109,14 @@ $(BUILD)/.patched: $(BUILD)/.unpacked $(PATCHES)
 		cp $$p $(BUILD)/patches-applied/; \
 	done
 	touch $@
+
+# The list of patches, rewritten only when it changes, so that removing or
+# renaming a patch also re-patches the tree.
+$(BUILD)/patch-list: FORCE
+	@mkdir -p $(BUILD)
+	@echo "$(PATCHES)" > $@.new
+	@cmp -s $@.new $@ && rm $@.new || mv $@.new $@
+.PHONY: FORCE
 
 # Copy only what differs, so kbuild rebuilds only what changed.
 overlay: $(BUILD)/.patched

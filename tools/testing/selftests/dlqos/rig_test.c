@@ -210,9 +210,16 @@ TEST_F(driver, ladder_uses_states)
  * latency after the interrupt.  The bound is a minimum, so it holds
  * with or without -icount.
  */
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 TEST_F(driver, exit_latency_is_paid)
 {
-	uint64_t next, late, min_late = UINT64_MAX, max_late = 0;
+	uint64_t next, late[51];
 	long long usage;
 	int s, i, n;
 
@@ -225,20 +232,22 @@ TEST_F(driver, exit_latency_is_paid)
 	usage = state_sum(n - 1, "usage");
 
 	next = now_ns(CLOCK_MONOTONIC);
-	for (i = 0; i < 50; i++) {
+	for (i = 0; i < ARRAY_SIZE(late); i++) {
 		next += 10 * 1000 * 1000;
 		sleep_until(CLOCK_MONOTONIC, next);
-		late = now_ns(CLOCK_MONOTONIC) - next;
-		if (late < min_late)
-			min_late = late;
-		if (late > max_late)
-			max_late = late;
+		late[i] = now_ns(CLOCK_MONOTONIC) - next;
 	}
-	TH_LOG("C6 only: lateness min %llu us, max %llu us",
-	       (unsigned long long)min_late / 1000,
-	       (unsigned long long)max_late / 1000);
-	EXPECT_GE(state_sum(n - 1, "usage") - usage, 50);
-	EXPECT_GE(min_late, 290 * 1000);
+	qsort(late, ARRAY_SIZE(late), sizeof(late[0]), cmp_u64);
+	TH_LOG("C6 only: lateness min %llu us, median %llu us, max %llu us",
+	       (unsigned long long)late[0] / 1000,
+	       (unsigned long long)late[ARRAY_SIZE(late) / 2] / 1000,
+	       (unsigned long long)late[ARRAY_SIZE(late) - 1] / 1000);
+	EXPECT_GE(state_sum(n - 1, "usage") - usage, ARRAY_SIZE(late));
+	/*
+	 * A wakeup finds its CPU in C6 unless something else ran there at
+	 * that moment: most wakeups pay at least the 290 us.
+	 */
+	EXPECT_GE(late[ARRAY_SIZE(late) / 2], 290 * 1000);
 	enable_all_states();
 }
 
