@@ -11,24 +11,25 @@
 #   make deps       install what is missing with apt
 #   make clean      remove build/
 #
-# Variables (make test SMP=4 ICOUNT=1 ...):
+# Variables (make test SMP=4 ICOUNT=0 ...):
 #   SMP          number of guest CPUs (default 2)
-#   ICOUNT       1: guest time derived from the instruction count
-#                (-icount shift=$(ICOUNT_SHIFT),sleep=off): deterministic
-#                timing, about 2x slower to boot
+#   ICOUNT       1 (default): guest time derived from the instruction count
+#                (-icount shift=$(ICOUNT_SHIFT),sleep=off), so exit
+#                latencies and deadline misses are deterministic; 0: plain
+#                TCG, guest time follows the noisy host (timing tests skip)
 #   ICOUNT_SHIFT one guest instruction takes 2^ICOUNT_SHIFT ns (default 1)
 #   IDLE_TABLE   idle states of the test cpuidle driver: spr, juno, or a
 #                custom table "name:exit_us:residency_us:power_mw,..."
-#   GOVERNOR     cpuidle governor selected at boot (default: the kernel's)
+#   GOVERNOR     cpuidle governor selected at boot (default: dlqos)
 #   MEM          guest memory (default 512M)
 #   TIMEOUT      seconds before a guest run is declared hung (default 1500)
 #   JOBS         parallel build jobs (default: number of host CPUs)
 
 SMP		?= 2
-ICOUNT		?= 0
+ICOUNT		?= 1
 ICOUNT_SHIFT	?= 1
 IDLE_TABLE	?= spr
-GOVERNOR	?=
+GOVERNOR	?= dlqos
 MEM		?= 512M
 TIMEOUT		?= 1500
 JOBS		?= $(shell nproc)
@@ -59,7 +60,7 @@ DEPS		:= linux-source-6.12 qemu-system-x86 busybox-static rt-tests \
 		   xz-utils gcc make libgmp-dev dwarves python3
 
 QEMU_APPEND	= console=ttyS0 panic=-1 loglevel=5 \
-		   rig.mode=$(MODE) rig.idle_table=$(IDLE_TABLE) \
+		   rig.mode=$(MODE) rig.idle_table=$(IDLE_TABLE) rig.icount=$(ICOUNT) \
 		   $(if $(GOVERNOR),cpuidle.governor=$(GOVERNOR))
 , := ,
 QEMU		:= qemu-system-x86_64 -nographic -no-reboot -nic none -cpu max \

@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The dlqos cpuidle governor, with the test cpuidle driver's spr table
+ * (POLL, C1 1 us, C1E 2 us, C6 290 us exit latency).
+ */
+#include <sys/prctl.h>
+
+#include "../kselftest_harness.h"
+#include "dlqos_util.h"
+
+#define US		1000ull
+#define MS		1000000ull
+#define SYSCTL		"/proc/sys/kernel/sched_dl_idle_qos"
+#define C1E		2
+#define C6		3
+
+static void usage_of(long long *u, int n)
+{
+	int s;
+
+	for (s = 0; s < n; s++)
+		u[s] = state_sum(s, "usage");
+}
+
+FIXTURE(gov) {
+	char saved[32];
+	struct dl_child c[4];
+	int nr;
+};
+
+FIXTURE_SETUP(gov)
+{
+	char buf[64];
+
+	if (access(test_module_path(), R_OK))
+		SKIP(return, "no test module at %s", test_module_path());
+	if (!read_file(CPUIDLE_SYSFS "/current_driver", buf, sizeof(buf)) &&
+	    !strcmp(buf, "test_cpuidle"))
+		ASSERT_EQ(0, unload_test_driver());
+	ASSERT_EQ(0, load_test_driver("table=spr"));
+	ASSERT_EQ(4, nr_states(0));
+	ASSERT_EQ(0, get_governor(self->saved, sizeof(self->saved)));
+	ASSERT_EQ(0, write_file(SYSCTL, "1"));
+	self->nr = 0;
+}
+
+FIXTURE_TEARDOWN(gov)
+{
+	int i;
+
+	for (i = 0; i < self->nr; i++)
+		dl_child_stop(&self->c[i]);
+	set_governor(self->saved);
+	write_file(SYSCTL, "1");
+	unload_test_driver();
+}
+
+TEST_F(gov, select_via_sysfs)
+{
+	char buf[64];
+
+	ASSERT_EQ(0, set_governor("dlqos"));
+	ASSERT_EQ(0, get_governor(buf, sizeof(buf)));
+	EXPECT_STREQ("dlqos", buf);
+	ASSERT_EQ(0, read_file(CPUIDLE_SYSFS "/available_governors", buf,
+			       sizeof(buf)));
+	EXPECT_NE(NULL, strstr(buf, "dlqos"));
+	/* Unknown, empty-ish and overlong names fail and change nothing. */
+	EXPECT_EQ(-EINVAL, set_governor("nosuch"));
+	EXPECT_EQ(-EINVAL, set_governor("dlqosdlqosdlqosdlqos"));
+	EXPECT_EQ(-EINVAL, set_governor("\n"));
+	ASSERT_EQ(0, get_governor(buf, sizeof(buf)));
+	EXPECT_STREQ("dlqos", buf);
+	ASSERT_EQ(0, set_governor("teo"));
+	ASSERT_EQ(0, get_governor(buf, sizeof(buf)));
+	EXPECT_STREQ("teo", buf);
+}
+
+/* make test boots with cpuidle.governor=dlqos. */
+TEST_F(gov, boot_parameter)
+{
+	char cmdline[1024], want[64], *p;
+
+	ASSERT_EQ(0, read_file("/proc/cmdline", cmdline, sizeof(cmdline)));
+	p = strstr(cmdline, "cpuidle.governor=");
+	if (!p)
+		SKIP(return, "no cpuidle.governor= on the kernel command line");
+	sscanf(p + strlen("cpuidle.governor="), "%63s", want);
+	/* The governor the kernel started with (tests restore it). */
+	EXPECT_STREQ(want, self->saved);
+}
+
+/* Admit blocked deadline tasks with the given slack. */
+static void admit_blocked(struct __test_metadata *_metadata,
+			  FIXTURE_DATA(gov) *self, uint64_t runtime,
+			  uint64_t deadline, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		ASSERT_EQ(0, dl_child_start(&self->c[self->nr++], runtime,
+					    deadline, 100 * MS, DL_CHILD_BLOCK));
+}
+
+static void idle_deltas(long long *d, int ms)
+{
+	long long before[MAX_STATES], after[MAX_STATES];
+	int s, n = nr_states(0);
+
+	usage_of(before, n);
+	usleep(ms * 1000);
+	usage_of(after, n);
+	for (s = 0; s < n; s++)
+		d[s] = after[s] - before[s];
+}
+
+/*
+ * With deadline tasks of 200 us slack, no CPU enters C6 (290 us) while
+ * they exist, C1E is still used, and C6 comes back once they are gone.
+ * Publication is off: dlqos reads the limit itself.
+ */
+TEST_F(gov, dlqos_avoids_c6_for_deadline_tasks)
+{
+	long long d[MAX_STATES];
+
+	ASSERT_EQ(0, set_governor("dlqos"));
+	ASSERT_EQ(0, write_file(SYSCTL, "0"));
+	idle_deltas(d, 1000);
+	TH_LOG("no task: C1E +%lld, C6 +%lld", d[C1E], d[C6]);
+	EXPECT_GT(d[C6], 0);
+
+	admit_blocked(_metadata, self, 100 * US, 300 * US, 2);
+	idle_deltas(d, 2000);
+	TH_LOG("slack 200 us: C1E +%lld, C6 +%lld", d[C1E], d[C6]);
+	EXPECT_EQ(0, d[C6]);
+	EXPECT_GT(d[C1E], 0);
+
+	dl_child_stop(&self->c[0]);
+	dl_child_stop(&self->c[1]);
+	usleep(200 * 1000);
+	idle_deltas(d, 2000);
+	TH_LOG("tasks gone: C1E +%lld, C6 +%lld", d[C1E], d[C6]);
+	EXPECT_GT(d[C6], 0);
+}
+
+/* A slack above C6's exit latency keeps C6 available. */
+TEST_F(gov, dlqos_keeps_c6_when_it_fits)
+{
+	long long d[MAX_STATES];
+
+	ASSERT_EQ(0, set_governor("dlqos"));
+	admit_blocked(_metadata, self, 100 * US, 500 * US, 1);
+	idle_deltas(d, 2000);
+	TH_LOG("slack 400 us: C1E +%lld, C6 +%lld", d[C1E], d[C6]);
+	EXPECT_GT(d[C6], 0);
+}
+
+/* menu and teo honour the published request, and only that. */
+static void published_request(struct __test_metadata *_metadata,
+			      FIXTURE_DATA(gov) *self, const char *governor)
+{
+	long long d[MAX_STATES];
+
+	ASSERT_EQ(0, set_governor(governor));
+	admit_blocked(_metadata, self, 100 * US, 300 * US, 1);
+	idle_deltas(d, 2000);
+	TH_LOG("%s, published: C1E +%lld, C6 +%lld", governor, d[C1E], d[C6]);
+	EXPECT_EQ(0, d[C6]);
+	ASSERT_EQ(0, write_file(SYSCTL, "0"));
+	idle_deltas(d, 2000);
+	TH_LOG("%s, publication off: C1E +%lld, C6 +%lld", governor, d[C1E],
+	       d[C6]);
+	EXPECT_GT(d[C6], 0);
+}
+
+TEST_F(gov, menu_honours_published_limit)
+{
+	published_request(_metadata, self, "menu");
+}
+
+TEST_F(gov, teo_honours_published_limit)
+{
+	published_request(_metadata, self, "teo");
+}
+
+TEST_F(gov, disabled_states_never_entered)
+{
+	long long d[MAX_STATES];
+
+	ASSERT_EQ(0, set_governor("dlqos"));
+	ASSERT_EQ(0, set_state_disabled(C6, 1));
+	ASSERT_EQ(0, set_state_disabled(1, 1));
+	idle_deltas(d, 1500);
+	TH_LOG("C1, C6 disabled: POLL +%lld C1 +%lld C1E +%lld C6 +%lld",
+	       d[0], d[1], d[C1E], d[C6]);
+	EXPECT_EQ(0, d[1]);
+	EXPECT_EQ(0, d[C6]);
+	EXPECT_GT(d[C1E], 0);
+	enable_all_states();
+}
+
+/* A latency bound of 0 keeps the CPUs in the polling state. */
+TEST_F(gov, zero_bound_polls)
+{
+	long long d[MAX_STATES];
+	int32_t zero = 0;
+	int fd;
+
+	ASSERT_EQ(0, set_governor("dlqos"));
+	fd = open("/dev/cpu_dma_latency", O_WRONLY);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(sizeof(zero), write(fd, &zero, sizeof(zero)));
+	idle_deltas(d, 1000);
+	close(fd);
+	TH_LOG("bound 0: POLL +%lld C1 +%lld C1E +%lld C6 +%lld",
+	       d[0], d[1], d[C1E], d[C6]);
+	EXPECT_GT(d[0], 0);
+	EXPECT_EQ(0, d[1] + d[C1E] + d[C6]);
+}
+
+/*
+ * A periodic deadline task whose jobs check their completion against
+ * their absolute deadline: 600 us of work, 800 us deadline, 700 us
+ * runtime (slack 100 us), every 10 ms.  A wakeup from C6 (290 us) makes
+ * each job late; dlqos has no miss, menu with the publication off
+ * misses.  Needs -icount for exact guest time.
+ */
+static long run_dl_task(struct __test_metadata *_metadata, long *jobs)
+{
+	char cmd[256], out[128];
+	long misses = -1;
+	FILE *f;
+
+	snprintf(cmd, sizeof(cmd), "%s/dl_task 700 800 10000 2 600",
+		 getenv("DLQOS_DIR") ? getenv("DLQOS_DIR") : ".");
+	f = popen(cmd, "r");
+	if (!f)
+		return -1;
+	if (fgets(out, sizeof(out), f))
+		sscanf(out, "jobs %ld misses %ld", jobs, &misses);
+	pclose(f);
+	TH_LOG("%s", out);
+	return misses;
+}
+
+TEST_F(gov, deadline_misses)
+{
+	long jobs = 0, misses;
+
+	if (!getenv("DLQOS_ICOUNT"))
+		SKIP(return, "timing assertions need the guest run with -icount (ICOUNT=1)");
+
+	ASSERT_EQ(0, set_governor("dlqos"));
+	ASSERT_EQ(0, write_file(SYSCTL, "0"));
+	misses = run_dl_task(_metadata, &jobs);
+	EXPECT_GE(jobs, 150);
+	EXPECT_EQ(0, misses);
+
+	ASSERT_EQ(0, set_governor("menu"));
+	misses = run_dl_task(_metadata, &jobs);
+	EXPECT_GE(jobs, 150);
+	EXPECT_GT(misses, jobs / 2);
+}
+
+TEST_HARNESS_MAIN
