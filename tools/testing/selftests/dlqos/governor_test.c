@@ -3,6 +3,8 @@
  * The dlqos cpuidle governor, with the test cpuidle driver's spr table
  * (POLL, C1 1 us, C1E 2 us, C6 290 us exit latency).
  */
+#define _GNU_SOURCE
+#include <sched.h>
 #include <sys/prctl.h>
 
 #include "../kselftest_harness.h"
@@ -102,11 +104,38 @@ static void admit_blocked(struct __test_metadata *_metadata,
 					    deadline, 100 * MS, DL_CHILD_BLOCK));
 }
 
+/* Wake every CPU up, so that each selects its idle state anew. */
+static void kick_cpus(void)
+{
+	cpu_set_t set;
+	int cpu;
+	pid_t pid;
+
+	for (cpu = 0; cpu < nr_cpus(); cpu++) {
+		pid = fork();
+		if (!pid) {
+			CPU_ZERO(&set);
+			CPU_SET(cpu, &set);
+			sched_setaffinity(0, sizeof(set), &set);
+			_exit(0);
+		}
+		if (pid > 0)
+			waitpid(pid, NULL, 0);
+	}
+}
+
+/*
+ * Per-state usage over @ms of idle.  A state's usage counts exits, so a
+ * CPU that entered a state before a change leaves it, and counts it, after
+ * the change: wake all CPUs up and let 100 ms pass first.
+ */
 static void idle_deltas(long long *d, int ms)
 {
 	long long before[MAX_STATES], after[MAX_STATES];
 	int s, n = nr_states(0);
 
+	kick_cpus();
+	usleep(100 * 1000);
 	usage_of(before, n);
 	usleep(ms * 1000);
 	usage_of(after, n);
