@@ -8,6 +8,7 @@
 #   make boot       build, boot to an interactive shell
 #   make kernel     unpack, patch, overlay and build the kernel only
 #   make initramfs  selftests, test module, busybox, rt-tests
+#   make bench      enqueue hook cost: CONFIG_DL_IDLE_QOS=y vs =n
 #   make deps       install what is missing with apt
 #   make clean      remove build/
 #
@@ -67,7 +68,7 @@ QEMU		:= qemu-system-x86_64 -nographic -no-reboot -nic none -cpu max \
 		   -smp $(SMP) -m $(MEM) -kernel $(IMAGE) -initrd $(INITRAMFS) \
 		   $(if $(filter 1,$(ICOUNT)),-icount shift=$(ICOUNT_SHIFT)$(,)sleep=off)
 
-.PHONY: all deps kernel initramfs boot run test clean
+.PHONY: all deps kernel initramfs boot run test bench clean
 .DELETE_ON_ERROR:
 
 all: kernel initramfs
@@ -180,6 +181,46 @@ test: deps all
 		< /dev/null > $(BUILD)/test.log 2>&1; \
 	echo "qemu exit status $$?" >> $(BUILD)/test.log
 	@$(RIG)/check-log.sh $(BUILD)/test.log
+
+# Enqueue hook cost: the same deadline wakeup loop (dl_pingpong, one CPU,
+# -icount so that guest time counts instructions) on this kernel and on
+# one built without CONFIG_DL_IDLE_QOS.
+KOBJ_OFF	:= $(abspath $(BUILD)/obj-nodlqos)
+BENCH_QEMU	= qemu-system-x86_64 -nographic -no-reboot -nic none -cpu max \
+		   -smp 1 -m $(MEM) -initrd $(INITRAMFS) \
+		   -icount shift=$(ICOUNT_SHIFT),sleep=off \
+		   -append "console=ttyS0 panic=-1 loglevel=5 rig.mode=bench"
+
+$(KOBJ_OFF)/.config: Kconfig.fragment $(BUILD)/.patched
+	mkdir -p $(KOBJ_OFF)
+	sed -e 's/^CONFIG_DL_IDLE_QOS=y/# CONFIG_DL_IDLE_QOS is not set/' \
+	    -e '/DL_IDLE_QOS_KUNIT_TEST/d' Kconfig.fragment \
+		> $(BUILD)/Kconfig.fragment.nodlqos
+	$(MAKE) -C $(KSRC) O=$(KOBJ_OFF) ARCH=x86_64 tinyconfig >/dev/null
+	cd $(KOBJ_OFF) && ARCH=x86_64 $(KSRC)/scripts/kconfig/merge_config.sh \
+		-m -O $(KOBJ_OFF) $(KOBJ_OFF)/.config \
+		$(CURDIR)/$(BUILD)/Kconfig.fragment.nodlqos > /dev/null
+	$(MAKE) -C $(KSRC) O=$(KOBJ_OFF) ARCH=x86_64 olddefconfig >/dev/null
+	! grep -q '^CONFIG_DL_IDLE_QOS=y' $@
+
+bench: deps all $(KOBJ_OFF)/.config
+	$(MAKE) -C $(KSRC) O=$(KOBJ_OFF) ARCH=x86_64 CC="ccache gcc" \
+		HOSTCC="ccache gcc" -j$(JOBS) bzImage
+	mkdir -p $(BUILD)/bench
+	timeout $(TIMEOUT) $(BENCH_QEMU) -kernel $(IMAGE) \
+		< /dev/null > $(BUILD)/bench/hook-on.log 2>&1
+	timeout $(TIMEOUT) $(BENCH_QEMU) \
+		-kernel $(KOBJ_OFF)/arch/x86/boot/bzImage \
+		< /dev/null > $(BUILD)/bench/hook-off.log 2>&1
+	@awk '/^BENCH/ { v = $$NF + 0; if (FILENAME ~ /on/) on += v; else off += v; \
+		n[FILENAME]++ } \
+	END { printf "| kernel | ns per round (guest, icount) |\n|---|---|\n"; \
+		printf "| CONFIG_DL_IDLE_QOS=n | %.1f |\n", off / n[ARGV[2]]; \
+		printf "| CONFIG_DL_IDLE_QOS=y | %.1f |\n", on / n[ARGV[1]]; \
+		printf "\nenqueue path overhead: %+.2f%%\n", \
+			100 * (on / n[ARGV[1]]) / (off / n[ARGV[2]]) - 100 }' \
+		$(BUILD)/bench/hook-on.log $(BUILD)/bench/hook-off.log \
+		| tee $(BUILD)/bench/hook.md
 
 clean:
 	rm -rf $(BUILD)

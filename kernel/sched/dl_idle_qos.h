@@ -15,8 +15,8 @@
 #define DL_IDLE_QOS_ONE	((u128)1000000000000000ULL * 1000000000000000ULL)
 
 #if IS_ENABLED(CONFIG_KUNIT)
-u128 dl_idle_qos_div(u128 n, u128 d, u128 *rem);
 u128 dl_idle_qos_frequency(u64 period);
+u128 dl_idle_qos_div(u128 n, u128 d, u128 *rem);
 u128 dl_idle_qos_bandwidth(u64 runtime, u64 period);
 u128 dl_idle_qos_capacity(unsigned long capacity, u64 rt_runtime,
 			  u64 rt_period);

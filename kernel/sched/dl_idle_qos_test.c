@@ -172,8 +172,9 @@ static void dlq_test_empty(struct kunit *test)
 
 	set_init(&s);
 	set_add_fair_servers(&s, 2);
-	KUNIT_EXPECT_EQ(test, set_limit(&s, dl_idle_qos_capacity(CPUS(2),
-					RT_RUNTIME, RT_PERIOD)),
+	KUNIT_EXPECT_EQ(test,
+			set_limit(&s, dl_idle_qos_capacity(CPUS(2), RT_RUNTIME,
+							   RT_PERIOD)),
 			DL_IDLE_QOS_NO_LIMIT);
 	KUNIT_EXPECT_EQ(test, dl_idle_qos_rule2(0, ONE, 0),
 			DL_IDLE_QOS_NO_LIMIT);
@@ -317,9 +318,9 @@ static void dlq_test_extremes(struct kunit *test)
 	s.reserved = dl_idle_qos_bandwidth(1024, 1024) * (1U << 22);
 	KUNIT_EXPECT_TRUE(test, s.frequency == ONE / 1024 * (1U << 22));
 	KUNIT_EXPECT_TRUE(test, s.reserved == ONE * (1U << 22));
-	KUNIT_EXPECT_EQ(test, dl_idle_qos_rule2(dl_idle_qos_capacity(CPUS(8192),
-						NO_CAP, RT_PERIOD),
-						s.reserved, s.frequency), 0);
+	cap = dl_idle_qos_capacity(CPUS(8192), NO_CAP, RT_PERIOD);
+	KUNIT_EXPECT_EQ(test, dl_idle_qos_rule2(cap, s.reserved, s.frequency),
+			0);
 }
 
 /*
@@ -371,6 +372,7 @@ static struct kunit_suite dl_idle_qos_test_suite = {
 	.name = "dl_idle_qos",
 	.test_cases = dl_idle_qos_test_cases,
 };
+
 kunit_test_suite(dl_idle_qos_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests for the deadline idle latency limit");

@@ -339,7 +339,10 @@ static inline long long dl_total_bw(void)
 	while (fgets(line, sizeof(line), f)) {
 		char *p = strstr(line, ".dl_bw->total_bw");
 
-		if (p && (p = strchr(p, ':'))) {
+		if (!p)
+			continue;
+		p = strchr(p, ':');
+		if (p) {
 			v = strtoll(p + 1, NULL, 10);
 			break;
 		}

@@ -82,12 +82,14 @@ TEST_F(gov, select_via_sysfs)
 TEST_F(gov, boot_parameter)
 {
 	char cmdline[1024], want[64], *p;
+	int n;
 
 	ASSERT_EQ(0, read_file("/proc/cmdline", cmdline, sizeof(cmdline)));
 	p = strstr(cmdline, "cpuidle.governor=");
 	if (!p)
 		SKIP(return, "no cpuidle.governor= on the kernel command line");
-	sscanf(p + strlen("cpuidle.governor="), "%63s", want);
+	n = sscanf(p + strlen("cpuidle.governor="), "%63s", want);
+	ASSERT_EQ(1, n);
 	/* The governor the kernel started with (tests restore it). */
 	EXPECT_STREQ(want, self->saved);
 }

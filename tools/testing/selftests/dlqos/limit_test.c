@@ -87,7 +87,7 @@ static int read_state(struct state *s)
 }
 
 /* The value of the cpu_latency_qos constraint, as user space sees it. */
-static long long cpu_dma_latency(void)
+static long long read_cpu_dma_latency(void)
 {
 	int fd = open("/dev/cpu_dma_latency", O_RDONLY);
 	int32_t v;
@@ -293,9 +293,8 @@ static void check_limit(struct __test_metadata *_metadata, struct model *m)
 		EXPECT_EQ(NONE, s.rule1_ns);
 		EXPECT_EQ(NONE, s.rule2_ns);
 		EXPECT_EQ(-1, s.limit_us);
-		if (s.publication) {
+		if (s.publication)
 			EXPECT_EQ(-1, s.published_us);
-		}
 		mpq_clear(l);
 		return;
 	}
@@ -311,10 +310,10 @@ static void check_limit(struct __test_metadata *_metadata, struct model *m)
 	EXPECT_TRUE(us_brackets(s.limit_us, l));
 	if (s.publication) {
 		EXPECT_EQ(s.limit_us, s.published_us);
-		EXPECT_EQ(s.limit_us, cpu_dma_latency());
+		EXPECT_EQ(s.limit_us, read_cpu_dma_latency());
 	} else {
 		EXPECT_EQ(-1, s.published_us);
-		EXPECT_EQ(PM_QOS_DEFAULT, cpu_dma_latency());
+		EXPECT_EQ(PM_QOS_DEFAULT, read_cpu_dma_latency());
 	}
 	mpq_clear(l);
 }
@@ -388,7 +387,7 @@ FIXTURE_TEARDOWN(limit)
 TEST_F(limit, no_task)
 {
 	check_limit(_metadata, &self->m);
-	EXPECT_EQ(PM_QOS_DEFAULT, cpu_dma_latency());
+	EXPECT_EQ(PM_QOS_DEFAULT, read_cpu_dma_latency());
 }
 
 /* Rule 1 binds: 10 ms of runtime in a 50 ms deadline. */
@@ -614,7 +613,7 @@ TEST_F(limit, tracepoint)
 	char line[512], last[512] = "";
 	unsigned int nr;
 	struct state s;
-	int target, fd;
+	int target, fd, n;
 	FILE *f;
 
 	if (access(TRACE "/events/dl_idle_qos/dl_idle_qos_limit/enable", W_OK))
@@ -633,11 +632,12 @@ TEST_F(limit, tracepoint)
 	ASSERT_NE(NULL, f);
 	while (fgets(line, sizeof(line), f))
 		if (strstr(line, "dl_idle_qos_limit:"))
-			strcpy(last, line);
+			snprintf(last, sizeof(last), "%s", line);
 	fclose(f);
-	ASSERT_EQ(7, sscanf(strstr(last, "rule1_ns="),
-			    "rule1_ns=%llu rule2_ns=%llu limit_ns=%llu nr_tasks=%u reserved_ppb=%llu capacity_ppb=%llu target_us=%d",
-			    &r1, &r2, &lim, &nr, &res, &cap, &target)) {
+	n = sscanf(strstr(last, "rule1_ns="),
+		   "rule1_ns=%llu rule2_ns=%llu limit_ns=%llu nr_tasks=%u reserved_ppb=%llu capacity_ppb=%llu target_us=%d",
+		   &r1, &r2, &lim, &nr, &res, &cap, &target);
+	ASSERT_EQ(7, n) {
 		TH_LOG("last event: %s", last);
 	}
 	EXPECT_EQ(2, nr);

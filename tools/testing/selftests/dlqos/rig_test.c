@@ -120,8 +120,8 @@ TEST_F(driver, malformed_tables)
 		"table=A:100:200:1,B:10:20:1",	/* latency decreasing */
 		"table=A:99999999999:1:1",	/* out of range */
 		"table=ABCDEFGHIJKLMNOPQRSTUVWXYZ:1:1:1", /* name too long */
-		"table=a:1:1:1,b:1:1:1,c:1:1:1,d:1:1:1,e:1:1:1,"
-			"f:1:1:1,g:1:1:1,h:1:1:1,i:1:1:1,j:1:1:1", /* too many */
+		/* too many */
+		"table=a:1:1:1,b:1:1:1,c:1:1:1,d:1:1:1,e:1:1:1,f:1:1:1,g:1:1:1,h:1:1:1,i:1:1:1,j:1:1:1",
 	};
 	char buf[64];
 	int i;
