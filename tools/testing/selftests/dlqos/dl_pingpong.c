@@ -27,6 +27,8 @@ int main(int argc, char **argv)
 	if (pid < 0)
 		return 1;
 	if (!pid) {
+		close(ping[1]);
+		close(pong[0]);
 		for (;;) {
 			if (read(ping[0], &b, 1) != 1)
 				_exit(0);
@@ -34,6 +36,8 @@ int main(int argc, char **argv)
 				_exit(1);
 		}
 	}
+	close(ping[0]);
+	close(pong[1]);
 	ret = set_deadline(0, 9000000, 10000000, 10000000);
 	if (ret) {
 		fprintf(stderr, "sched_setattr: %s\n", strerror(-ret));
