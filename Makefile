@@ -14,6 +14,9 @@
 #
 # Variables (make test SMP=4 ICOUNT=0 ...):
 #   SMP          number of guest CPUs (default 2)
+#   DEBUG        1: kernel with lockdep, DEBUG_ATOMIC_SLEEP, KASAN, UBSAN,
+#                KMEMLEAK and DEBUG_OBJECTS (Kconfig.debug.fragment), built
+#                in build/obj-debug; kmemleak is scanned after the tests
 #   ICOUNT       1 (default): guest time derived from the instruction count
 #                (-icount shift=$(ICOUNT_SHIFT),sleep=off), so exit
 #                latencies and deadline misses are deterministic; 0: plain
@@ -23,22 +26,31 @@
 #                custom table "name:exit_us:residency_us:power_mw,..."
 #   GOVERNOR     cpuidle governor selected at boot (default: dlqos)
 #   MEM          guest memory (default 512M)
-#   TIMEOUT      seconds before a guest run is declared hung (default 1500)
+#   TIMEOUT      seconds before a guest run is declared hung (default 1500,
+#                5000 with DEBUG=1)
 #   JOBS         parallel build jobs (default: number of host CPUs)
 
 SMP		?= 2
+DEBUG		?= 0
 ICOUNT		?= 1
 ICOUNT_SHIFT	?= 1
 IDLE_TABLE	?= spr
 GOVERNOR	?= dlqos
 MEM		?= 512M
-TIMEOUT		?= 1500
+TIMEOUT		?= $(if $(filter 1,$(DEBUG)),5000,1500)
 JOBS		?= $(shell nproc)
 
 BUILD		:= build
 KTAR		:= /usr/src/linux-source-6.12.tar.xz
 KSRC		:= $(abspath $(BUILD)/linux)
+# DEBUG=1 builds a second kernel, with the debug options, in its own tree.
+ifeq ($(DEBUG),1)
+KOBJ		:= $(abspath $(BUILD)/obj-debug)
+FRAGMENTS	:= Kconfig.fragment Kconfig.debug.fragment
+else
 KOBJ		:= $(abspath $(BUILD)/obj)
+FRAGMENTS	:= Kconfig.fragment
+endif
 IMAGE		:= $(KOBJ)/arch/x86/boot/bzImage
 INITRAMFS	:= $(BUILD)/initramfs.cpio
 ROOTFS		:= $(abspath $(BUILD)/rootfs)
@@ -62,6 +74,7 @@ DEPS		:= linux-source-6.12 qemu-system-x86 busybox-static rt-tests \
 
 QEMU_APPEND	= console=ttyS0 panic=-1 loglevel=5 \
 		   rig.mode=$(MODE) rig.idle_table=$(IDLE_TABLE) rig.icount=$(ICOUNT) \
+		   rig.debug=$(DEBUG) \
 		   $(if $(GOVERNOR),cpuidle.governor=$(GOVERNOR))
 , := ,
 QEMU		:= qemu-system-x86_64 -nographic -no-reboot -nic none -cpu max \
@@ -127,14 +140,14 @@ overlay: $(BUILD)/.patched
 	done
 .PHONY: overlay
 
-$(KOBJ)/.config: Kconfig.fragment $(BUILD)/.patched
+$(KOBJ)/.config: $(FRAGMENTS) $(BUILD)/.patched
 	mkdir -p $(KOBJ)
 	$(KMAKE) tinyconfig >/dev/null
 	cd $(KOBJ) && ARCH=x86_64 $(KSRC)/scripts/kconfig/merge_config.sh \
-		-m -O $(KOBJ) $(KOBJ)/.config $(CURDIR)/Kconfig.fragment \
+		-m -O $(KOBJ) $(KOBJ)/.config $(addprefix $(CURDIR)/,$(FRAGMENTS)) \
 		> $(CURDIR)/$(BUILD)/merge_config.log
 	$(KMAKE) olddefconfig >/dev/null
-	@missing=$$(grep '^CONFIG_.*=y' Kconfig.fragment | \
+	@missing=$$(cat $(FRAGMENTS) | grep '^CONFIG_.*=y' | \
 		while read l; do grep -qx "$$l" $@ || echo "$$l"; done); \
 	if [ -n "$$missing" ]; then \
 		echo "Kconfig.fragment options not in the final .config:"; \

@@ -20,6 +20,16 @@
 #include <sys/wait.h>
 #include <sys/types.h>
 
+/*
+ * A deadline task with a small runtime needs many periods to run its exit
+ * path, and a debug kernel under TCG is slow: allow each test case more
+ * than the harness's default 30 s.
+ */
+#ifdef TEST_TIMEOUT_DEFAULT
+#undef TEST_TIMEOUT_DEFAULT
+#define TEST_TIMEOUT_DEFAULT 300
+#endif
+
 #define CPUIDLE_SYSFS	"/sys/devices/system/cpu/cpuidle"
 #define CPU_SYSFS	"/sys/devices/system/cpu"
 #define MAX_STATES	10
@@ -349,6 +359,28 @@ static inline long long dl_total_bw(void)
 	}
 	fclose(f);
 	return v;
+}
+
+/*
+ * Wait up to @seconds for dl_idle_qos to account no deadline task (the
+ * tasks of an earlier test are released at their 0-lag time).  Returns 0,
+ * or -1 on timeout; 0 at once without CONFIG_DL_IDLE_QOS.
+ */
+static inline int wait_no_dl_tasks(int seconds)
+{
+	char buf[2048], *p;
+	int i;
+
+	for (i = 0; i < seconds * 10; i++) {
+		if (read_file("/sys/kernel/debug/dl_idle_qos/state", buf,
+			      sizeof(buf)))
+			return 0;
+		p = strstr(buf, "tasks: ");
+		if (p && atoi(p + 7) == 0)
+			return 0;
+		usleep(100 * 1000);
+	}
+	return -1;
 }
 
 #endif /* DLQOS_UTIL_H */

@@ -473,7 +473,7 @@ TEST_F(limit, blocked_task_switched_to_other)
 }
 
 /* Many tasks with different parameters; then half of them exit. */
-TEST_F_TIMEOUT(limit, many_tasks, 240)
+TEST_F_TIMEOUT(limit, many_tasks, 900)
 {
 	struct model *m = &self->m;
 	int i;
