@@ -50,10 +50,7 @@ FIXTURE_SETUP(gov)
 
 FIXTURE_TEARDOWN(gov)
 {
-	int i;
-
-	for (i = 0; i < self->nr; i++)
-		dl_child_stop(&self->c[i]);
+	dl_children_stop(self->c, self->nr);
 	set_governor(self->saved);
 	write_file(SYSCTL, "1");
 	unload_test_driver();

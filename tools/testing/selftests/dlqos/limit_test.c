@@ -351,6 +351,7 @@ FIXTURE_SETUP(limit)
 	 * No deadline task of an earlier test is left, and the kernel's
 	 * own accounting holds only the fair servers: nothing leaked.
 	 */
+	ASSERT_EQ(0, wait_no_dl_tasks(120));
 	ASSERT_EQ(0, wait_tasks(0, &s));
 	ASSERT_EQ(servers_total_bw(), dl_total_bw());
 }
@@ -361,8 +362,7 @@ FIXTURE_TEARDOWN(limit)
 	char buf[32];
 	int i;
 
-	for (i = 0; i < self->m.n; i++)
-		dl_child_stop(&self->m.c[i]);
+	dl_children_stop(self->m.c, self->m.n);
 	/*
 	 * Let the dead tasks reach their 0-lag time before touching the rt
 	 * sysctls or CPU hotplug: both rebuild the root domains, and 6.12
@@ -485,6 +485,9 @@ TEST_F_TIMEOUT(limit, many_tasks, 900)
 			TH_LOG("task %d refused", i);
 		}
 	check_limit(_metadata, m);
+	for (i = 0; i < 200; i += 2)
+		if (m->c[i].pid > 0)
+			kill(m->c[i].pid, SIGKILL);
 	for (i = 0; i < 200; i += 2)
 		dl_child_stop(&m->c[i]);
 	check_limit(_metadata, m);
