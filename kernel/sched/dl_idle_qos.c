@@ -239,6 +239,29 @@ VISIBLE_IF_KUNIT u128 dl_idle_qos_div(u128 n, u128 d, u128 *rem)
 }
 EXPORT_SYMBOL_IF_KUNIT(dl_idle_qos_div);
 
+/*
+ * ceil(DL_IDLE_QOS_ONE * @runtime / @period), and ceil(DL_IDLE_QOS_ONE /
+ * @period) into *@frequency if not NULL, from one division of
+ * DL_IDLE_QOS_ONE by @period: the bandwidth is @runtime * q +
+ * ceil(@runtime * r / @period), where q and r are its quotient and
+ * remainder, so that no intermediate exceeds DL_IDLE_QOS_ONE * 2^63.
+ */
+static u128 dlq_terms(u64 runtime, u64 period, u128 *frequency)
+{
+	u128 q, rem, frac;
+
+	if (!period) {
+		if (frequency)
+			*frequency = 0;
+		return 0;
+	}
+	q = dl_idle_qos_div(DL_IDLE_QOS_ONE, period, &rem);
+	if (frequency)
+		*frequency = q + (rem != 0);
+	frac = dl_idle_qos_div(rem * runtime, period, &rem);
+	return q * runtime + frac + (rem != 0);
+}
+
 /**
  * dl_idle_qos_frequency - fixed-point 1/@period, rounded up
  * @period:	period in ns
@@ -247,12 +270,10 @@ EXPORT_SYMBOL_IF_KUNIT(dl_idle_qos_div);
  */
 VISIBLE_IF_KUNIT u128 dl_idle_qos_frequency(u64 period)
 {
-	u128 q, rem;
+	u128 frequency;
 
-	if (!period)
-		return 0;
-	q = dl_idle_qos_div(DL_IDLE_QOS_ONE, period, &rem);
-	return q + (rem != 0);
+	dlq_terms(0, period, &frequency);
+	return frequency;
 }
 EXPORT_SYMBOL_IF_KUNIT(dl_idle_qos_frequency);
 
@@ -261,21 +282,11 @@ EXPORT_SYMBOL_IF_KUNIT(dl_idle_qos_frequency);
  * @runtime:	runtime in ns, at most @period
  * @period:	period in ns
  *
- * Computed as @runtime * q + ceil(@runtime * r / @period), where q and r are
- * the quotient and remainder of DL_IDLE_QOS_ONE / @period, so that no
- * intermediate exceeds DL_IDLE_QOS_ONE * 2^63.
- *
  * Return: ceil(DL_IDLE_QOS_ONE * @runtime / @period), 0 for a zero period.
  */
 VISIBLE_IF_KUNIT u128 dl_idle_qos_bandwidth(u64 runtime, u64 period)
 {
-	u128 q, rem, frac;
-
-	if (!period)
-		return 0;
-	q = dl_idle_qos_div(DL_IDLE_QOS_ONE, period, &rem);
-	frac = dl_idle_qos_div(rem * runtime, period, &rem);
-	return q * runtime + frac + (rem != 0);
+	return dlq_terms(runtime, period, NULL);
 }
 EXPORT_SYMBOL_IF_KUNIT(dl_idle_qos_bandwidth);
 
@@ -355,17 +366,21 @@ static bool dlq_slack_less(struct rb_node *a, const struct rb_node *b)
 
 static void dlq_add_task(struct dl_idle_qos_node *node)
 {
+	u128 frequency;
+
 	lockdep_assert_held(&dlq.lock);
 
 	rb_add_cached(&node->slack_node, &dlq.slack_tree, dlq_slack_less);
 	dlq.nr_tasks++;
-	dlq.frequency += dl_idle_qos_frequency(node->period);
-	dlq.task_bw += dl_idle_qos_bandwidth(node->runtime, node->period);
+	dlq.task_bw += dlq_terms(node->runtime, node->period, &frequency);
+	dlq.frequency += frequency;
 	node->kind = DL_IDLE_QOS_TASK;
 }
 
 static void dlq_remove_task(struct dl_idle_qos_node *node)
 {
+	u128 frequency;
+
 	lockdep_assert_held(&dlq.lock);
 
 	if (node->kind != DL_IDLE_QOS_TASK)
@@ -373,8 +388,8 @@ static void dlq_remove_task(struct dl_idle_qos_node *node)
 	rb_erase_cached(&node->slack_node, &dlq.slack_tree);
 	RB_CLEAR_NODE(&node->slack_node);
 	dlq.nr_tasks--;
-	dlq.frequency -= dl_idle_qos_frequency(node->period);
-	dlq.task_bw -= dl_idle_qos_bandwidth(node->runtime, node->period);
+	dlq.task_bw -= dlq_terms(node->runtime, node->period, &frequency);
+	dlq.frequency -= frequency;
 	node->kind = DL_IDLE_QOS_NONE;
 }
 
@@ -446,9 +461,11 @@ static bool dlq_update_limit(void)
 	dlq.nr_traced = dlq.nr_tasks;
 	WRITE_ONCE(dlq.limit_ns, limit);
 	WRITE_ONCE(dlq.target_us, target);
-	trace_dl_idle_qos_limit(rule1, rule2, limit, dlq.nr_tasks,
-				dlq_ppb(dlq.task_bw + dlq.server_bw),
-				dlq_ppb(dlq.capacity), target);
+	/* The arguments cost two u128 divisions: only when tracing. */
+	if (trace_dl_idle_qos_limit_enabled())
+		trace_dl_idle_qos_limit(rule1, rule2, limit, dlq.nr_tasks,
+					dlq_ppb(dlq.task_bw + dlq.server_bw),
+					dlq_ppb(dlq.capacity), target);
 	return publish;
 }
 
