@@ -11,12 +11,6 @@
 
 #define MS	1000000ull
 
-/* to_ratio() of the kernel: BW_SHIFT 20. */
-static long long to_ratio(uint64_t period, uint64_t runtime)
-{
-	return (runtime << 20) / period;
-}
-
 static void leak_check(struct __test_metadata *_metadata, int blocked,
 		       int exits_first)
 {
@@ -29,7 +23,7 @@ static void leak_check(struct __test_metadata *_metadata, int blocked,
 	ASSERT_EQ(0, dl_child_start(&c, 10 * MS, 100 * MS, 100 * MS,
 				    blocked ? DL_CHILD_BLOCK : DL_CHILD_SPIN));
 	admitted = dl_total_bw();
-	EXPECT_EQ(base + to_ratio(100 * MS, 10 * MS), admitted);
+	EXPECT_EQ(base + dl_to_ratio(100 * MS, 10 * MS), admitted);
 
 	/* Blocked well past the 0-lag time: the task is inactive. */
 	usleep(300 * 1000);

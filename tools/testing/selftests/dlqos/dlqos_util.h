@@ -195,6 +195,15 @@ static inline long long state_sum(int state, const char *attr)
 	return sum;
 }
 
+/* state_sum() of states 0..@n - 1 into @sums. */
+static inline void state_sums(const char *attr, long long *sums, int n)
+{
+	int s;
+
+	for (s = 0; s < n; s++)
+		sums[s] = state_sum(s, attr);
+}
+
 static inline int get_governor(char *buf, size_t len)
 {
 	return read_file(CPUIDLE_SYSFS "/current_governor", buf, len);
@@ -351,6 +360,12 @@ static inline void dl_children_stop(struct dl_child *c, int n)
 			kill(c[i].pid, SIGKILL);
 	for (i = 0; i < n; i++)
 		dl_child_stop(&c[i]);
+}
+
+/* The kernel's to_ratio(): bandwidth in units of 2^-20 (BW_SHIFT). */
+static inline long long dl_to_ratio(uint64_t period, uint64_t runtime)
+{
+	return (runtime << 20) / period;
 }
 
 /* dl_bw->total_bw of the root domain of CPU 0, from sched/debug. */

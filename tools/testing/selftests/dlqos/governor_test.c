@@ -16,14 +16,6 @@
 #define C1E		2
 #define C6		3
 
-static void usage_of(long long *u, int n)
-{
-	int s;
-
-	for (s = 0; s < n; s++)
-		u[s] = state_sum(s, "usage");
-}
-
 FIXTURE(gov) {
 	char saved[32];
 	struct dl_child c[4];
@@ -137,9 +129,9 @@ static void idle_deltas(long long *d, int ms)
 
 	kick_cpus();
 	usleep(100 * 1000);
-	usage_of(before, n);
+	state_sums("usage", before, n);
 	usleep(ms * 1000);
-	usage_of(after, n);
+	state_sums("usage", after, n);
 	for (s = 0; s < n; s++)
 		d[s] = after[s] - before[s];
 }

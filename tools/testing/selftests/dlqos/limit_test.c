@@ -111,11 +111,6 @@ struct model {
 	int n;
 };
 
-static int online_cpus(void)
-{
-	return sysconf(_SC_NPROCESSORS_ONLN);
-}
-
 static int cpu_online(int cpu)
 {
 	char path[64];
@@ -126,29 +121,41 @@ static int cpu_online(int cpu)
 	return read_ll(path) == 1;
 }
 
-/*
- * What the fair servers of the online CPUs hold in dl_bw->total_bw:
- * to_ratio(period, runtime) = (runtime << 20) / period each.
- */
+/* The fair server of an online CPU: 0 and its parameters (ns), or -1. */
+static int server_params(int cpu, long long *runtime, long long *period)
+{
+	char path[128];
+
+	if (!cpu_online(cpu))
+		return -1;
+	snprintf(path, sizeof(path),
+		 "/sys/kernel/debug/sched/fair_server/cpu%d/runtime", cpu);
+	*runtime = read_ll(path);
+	snprintf(path, sizeof(path),
+		 "/sys/kernel/debug/sched/fair_server/cpu%d/period", cpu);
+	*period = read_ll(path);
+	return *runtime >= 0 && *period > 0 ? 0 : -1;
+}
+
+/* What the fair servers of the online CPUs hold in dl_bw->total_bw. */
 static long long servers_total_bw(void)
 {
 	long long sum = 0, r, p;
-	char path[128];
 	int cpu;
 
-	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
-		if (!cpu_online(cpu))
-			continue;
-		snprintf(path, sizeof(path),
-			 "/sys/kernel/debug/sched/fair_server/cpu%d/runtime", cpu);
-		r = read_ll(path);
-		snprintf(path, sizeof(path),
-			 "/sys/kernel/debug/sched/fair_server/cpu%d/period", cpu);
-		p = read_ll(path);
-		if (r > 0 && p > 0)
-			sum += (r << 20) / p;
-	}
+	for (cpu = 0; cpu < MAX_CPUS; cpu++)
+		if (!server_params(cpu, &r, &p))
+			sum += dl_to_ratio(p, r);
 	return sum;
+}
+
+static int live_tasks(struct model *m)
+{
+	int i, nr = 0;
+
+	for (i = 0; i < m->n; i++)
+		nr += m->c[i].pid > 0;
+	return nr;
 }
 
 /*
@@ -160,34 +167,22 @@ static int exact_limit(struct model *m, mpq_t l)
 	mpq_t spare, freq, term, rule1;
 	long long rt_runtime = read_ll(RT_RUNTIME);
 	long long rt_period = read_ll(RT_PERIOD);
-	char path[128];
-	int i, cpu, nr = 0;
+	long long r, p;
+	int i, cpu;
 
-	for (i = 0; i < m->n; i++)
-		nr += m->c[i].pid > 0;
-	if (!nr)
+	if (!live_tasks(m))
 		return 0;
 
 	mpq_inits(spare, freq, term, rule1, NULL);
 	/* cap * M */
 	if (rt_runtime < 0)
-		mpq_set_ui(spare, online_cpus(), 1);
+		mpq_set_ui(spare, nr_cpus(), 1);
 	else
-		mpq_set_ui(spare, rt_runtime * online_cpus(), rt_period);
+		mpq_set_ui(spare, rt_runtime * nr_cpus(), rt_period);
 	mpq_canonicalize(spare);
 	/* - fair servers of the online CPUs */
 	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
-		long long r, p;
-
-		if (!cpu_online(cpu))
-			continue;
-		snprintf(path, sizeof(path),
-			 "/sys/kernel/debug/sched/fair_server/cpu%d/runtime", cpu);
-		r = read_ll(path);
-		snprintf(path, sizeof(path),
-			 "/sys/kernel/debug/sched/fair_server/cpu%d/period", cpu);
-		p = read_ll(path);
-		if (r < 0 || p <= 0)
+		if (server_params(cpu, &r, &p))
 			continue;
 		mpq_set_ui(term, r, p);
 		mpq_canonicalize(term);
@@ -248,15 +243,15 @@ static int us_brackets(long long published, mpq_t l)
 }
 
 /*
- * Wait (up to 10 s) for the kernel to account @n tasks.  Releases happen
- * at the tasks' 0-lag time, not at once, and a dying task with a small
- * runtime needs several periods to run its exit path under TCG.
+ * Wait (up to @seconds) for the kernel to account @n tasks.  Releases
+ * happen at the tasks' 0-lag time, not at once, and a dying task with a
+ * small runtime needs several periods to run its exit path under TCG.
  */
-static int wait_tasks(long n, struct state *s)
+static int wait_tasks(long n, struct state *s, int seconds)
 {
 	int i;
 
-	for (i = 0; i < 1000; i++) {
+	for (i = 0; i < seconds * 100; i++) {
 		if (read_state(s))
 			return -1;
 		if (s->tasks == n)
@@ -266,15 +261,6 @@ static int wait_tasks(long n, struct state *s)
 	return -1;
 }
 
-static int live_tasks(struct model *m)
-{
-	int i, nr = 0;
-
-	for (i = 0; i < m->n; i++)
-		nr += m->c[i].pid > 0;
-	return nr;
-}
-
 /* The whole check: the kernel's state against the model. */
 static void check_limit(struct __test_metadata *_metadata, struct model *m)
 {
@@ -282,11 +268,11 @@ static void check_limit(struct __test_metadata *_metadata, struct model *m)
 	uint64_t floor_ns;
 	mpq_t l;
 
-	ASSERT_EQ(0, wait_tasks(live_tasks(m), &s)) {
+	ASSERT_EQ(0, wait_tasks(live_tasks(m), &s, 10)) {
 		TH_LOG("kernel accounts %ld tasks, the test admitted %d",
 		       s.tasks, live_tasks(m));
 	}
-	EXPECT_EQ(online_cpus(), s.cpus);
+	EXPECT_EQ(nr_cpus(), s.cpus);
 	mpq_init(l);
 	if (!exact_limit(m, l)) {
 		EXPECT_EQ(NONE, s.limit_ns);
@@ -351,8 +337,7 @@ FIXTURE_SETUP(limit)
 	 * No deadline task of an earlier test is left, and the kernel's
 	 * own accounting holds only the fair servers: nothing leaked.
 	 */
-	ASSERT_EQ(0, wait_no_dl_tasks(120));
-	ASSERT_EQ(0, wait_tasks(0, &s));
+	ASSERT_EQ(0, wait_tasks(0, &s, 120));
 	ASSERT_EQ(servers_total_bw(), dl_total_bw());
 }
 
@@ -369,7 +354,7 @@ FIXTURE_TEARDOWN(limit)
 	 * does not re-account a dead task still waiting for its inactive
 	 * timer, which then subtracts its bandwidth a second time.
 	 */
-	wait_tasks(0, &s);
+	wait_tasks(0, &s, 10);
 	if (read_ll(RT_RUNTIME) != self->rt_runtime) {
 		snprintf(buf, sizeof(buf), "%lld", self->rt_runtime);
 		write_file(RT_RUNTIME, buf);
@@ -402,7 +387,7 @@ TEST_F(limit, rule2_binds)
 {
 	int i;
 
-	for (i = 0; i < 2 * online_cpus(); i++)
+	for (i = 0; i < 2 * nr_cpus(); i++)
 		ASSERT_EQ(0, admit(&self->m, 40 * MS, 100 * MS, 100 * MS,
 				   DL_CHILD_BLOCK));
 	check_limit(_metadata, &self->m);
@@ -499,7 +484,7 @@ TEST_F(limit, refused_admission)
 	struct model *m = &self->m;
 	struct state before, after;
 	struct dl_child c = { 0 };
-	int i, cpus = online_cpus();
+	int i, cpus = nr_cpus();
 
 	/*
 	 * Two tasks of 44% per CPU and the fair servers (5% per CPU)
@@ -540,7 +525,7 @@ TEST_F(limit, rt_runtime_sysctl)
 	struct model *m = &self->m;
 	int i;
 
-	for (i = 0; i < online_cpus(); i++)
+	for (i = 0; i < nr_cpus(); i++)
 		ASSERT_EQ(0, admit(m, 60 * MS, 100 * MS, 100 * MS, DL_CHILD_BLOCK));
 	check_limit(_metadata, m);
 	ASSERT_EQ(0, write_file(RT_RUNTIME, "800000"));
@@ -558,7 +543,7 @@ TEST_F(limit, cpu_offline_online)
 {
 	struct model *m = &self->m;
 	char path[64];
-	int cpu = online_cpus() - 1;
+	int cpu = nr_cpus() - 1;
 
 	if (cpu < 1)
 		SKIP(return, "needs two CPUs");
@@ -650,13 +635,13 @@ TEST_F(limit, tracepoint)
 	EXPECT_EQ(s.limit_ns, lim);
 	EXPECT_EQ(s.limit_us, target);
 	/* cap * M and U in parts per billion, from the sysctls and servers. */
-	EXPECT_EQ(read_ll(RT_RUNTIME) * 1000000000ull * online_cpus() /
+	EXPECT_EQ(read_ll(RT_RUNTIME) * 1000000000ull * nr_cpus() /
 		  read_ll(RT_PERIOD), cap);
 	/*
 	 * floor(10^9 * (3/20 + 4/30 + M * 50/1000)): the tasks, and the
 	 * default fair servers (50 ms every second on each CPU).
 	 */
-	EXPECT_EQ(150000000ull + 133333333ull + 50000000ull * online_cpus(),
+	EXPECT_EQ(150000000ull + 133333333ull + 50000000ull * nr_cpus(),
 		  res);
 }
 

@@ -177,8 +177,7 @@ static void governor_uses_states(struct __test_metadata *_metadata,
 	ASSERT_EQ(0, load_test_driver("table=spr"));
 	ASSERT_EQ(0, set_governor(governor));
 	n = nr_states(0);
-	for (s = 0; s < n; s++)
-		before[s] = state_sum(s, "usage");
+	state_sums("usage", before, n);
 	light_load(2000);
 	for (s = 0; s < n; s++) {
 		delta = state_sum(s, "usage") - before[s];
