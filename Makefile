@@ -65,8 +65,10 @@ PATCHES		:= $(sort $(wildcard patches/*.patch))
 # Paths relative to the checkout, so a fresh clone elsewhere hits ccache.
 export CCACHE_BASEDIR := $(CURDIR)
 
-KMAKE		:= $(MAKE) -C $(KSRC) O=$(KOBJ) ARCH=x86_64 \
+# $(call kmake,OBJDIR): kbuild in one output tree.
+kmake		= $(MAKE) -C $(KSRC) O=$(1) ARCH=x86_64 \
 		   CC="ccache gcc" HOSTCC="ccache gcc" -j$(JOBS)
+KMAKE		:= $(call kmake,$(KOBJ))
 
 DEPS		:= linux-source-6.12 qemu-system-x86 busybox-static rt-tests \
 		   ccache bc flex bison libelf-dev libssl-dev cpio kmod rsync \
@@ -140,19 +142,25 @@ overlay: $(BUILD)/.patched
 	done
 .PHONY: overlay
 
-$(KOBJ)/.config: $(FRAGMENTS) $(BUILD)/.patched
-	mkdir -p $(KOBJ)
-	$(KMAKE) tinyconfig >/dev/null
-	cd $(KOBJ) && ARCH=x86_64 $(KSRC)/scripts/kconfig/merge_config.sh \
-		-m -O $(KOBJ) $(KOBJ)/.config $(addprefix $(CURDIR)/,$(FRAGMENTS)) \
+# $(call kconfig,OBJDIR,FRAGMENTS): tinyconfig + fragments, checked: every
+# =y line of the fragments must be in the result.
+define kconfig
+	mkdir -p $(1)
+	$(call kmake,$(1)) tinyconfig >/dev/null
+	cd $(1) && ARCH=x86_64 $(KSRC)/scripts/kconfig/merge_config.sh \
+		-m -O $(1) $(1)/.config $(abspath $(2)) \
 		> $(CURDIR)/$(BUILD)/merge_config.log
-	$(KMAKE) olddefconfig >/dev/null
-	@missing=$$(cat $(FRAGMENTS) | grep '^CONFIG_.*=y' | \
-		while read l; do grep -qx "$$l" $@ || echo "$$l"; done); \
+	$(call kmake,$(1)) olddefconfig >/dev/null
+	@missing=$$(cat $(2) | grep '^CONFIG_.*=y' | \
+		while read l; do grep -qx "$$l" $(1)/.config || echo "$$l"; done); \
 	if [ -n "$$missing" ]; then \
-		echo "Kconfig.fragment options not in the final .config:"; \
-		echo "$$missing"; rm -f $@; exit 1; \
+		echo "Kconfig fragment options not in the final .config:"; \
+		echo "$$missing"; rm -f $(1)/.config; exit 1; \
 	fi
+endef
+
+$(KOBJ)/.config: $(FRAGMENTS) $(BUILD)/.patched
+	$(call kconfig,$(KOBJ),$(FRAGMENTS))
 
 kernel: overlay $(KOBJ)/.config
 	$(KMAKE) bzImage modules
@@ -205,20 +213,15 @@ BENCH_QEMU	= qemu-system-x86_64 -nographic -no-reboot -nic none -cpu max \
 		   -append "console=ttyS0 panic=-1 loglevel=5 rig.mode=bench"
 
 $(KOBJ_OFF)/.config: Kconfig.fragment $(BUILD)/.patched
-	mkdir -p $(KOBJ_OFF)
+	mkdir -p $(BUILD)
 	sed -e 's/^CONFIG_DL_IDLE_QOS=y/# CONFIG_DL_IDLE_QOS is not set/' \
 	    -e '/DL_IDLE_QOS_KUNIT_TEST/d' Kconfig.fragment \
 		> $(BUILD)/Kconfig.fragment.nodlqos
-	$(MAKE) -C $(KSRC) O=$(KOBJ_OFF) ARCH=x86_64 tinyconfig >/dev/null
-	cd $(KOBJ_OFF) && ARCH=x86_64 $(KSRC)/scripts/kconfig/merge_config.sh \
-		-m -O $(KOBJ_OFF) $(KOBJ_OFF)/.config \
-		$(CURDIR)/$(BUILD)/Kconfig.fragment.nodlqos > /dev/null
-	$(MAKE) -C $(KSRC) O=$(KOBJ_OFF) ARCH=x86_64 olddefconfig >/dev/null
+	$(call kconfig,$(KOBJ_OFF),$(BUILD)/Kconfig.fragment.nodlqos)
 	! grep -q '^CONFIG_DL_IDLE_QOS=y' $@
 
 bench: deps all $(KOBJ_OFF)/.config
-	$(MAKE) -C $(KSRC) O=$(KOBJ_OFF) ARCH=x86_64 CC="ccache gcc" \
-		HOSTCC="ccache gcc" -j$(JOBS) bzImage
+	$(call kmake,$(KOBJ_OFF)) bzImage
 	mkdir -p $(BUILD)/bench
 	timeout $(TIMEOUT) $(BENCH_QEMU) -kernel $(IMAGE) \
 		< /dev/null > $(BUILD)/bench/hook-on.log 2>&1
