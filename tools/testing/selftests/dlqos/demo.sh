@@ -12,7 +12,9 @@ cpuidle=/sys/devices/system/cpu/cpuidle
 
 insmod "$here/test_cpuidle.ko" table="$table" || exit 1
 
-echo "== idle driver $(cat $cpuidle/current_driver), governor $(cat $cpuidle/current_governor) (available: $(cat $cpuidle/available_governors))"
+echo "== idle driver $(cat $cpuidle/current_driver)," \
+	"governor $(cat $cpuidle/current_governor)" \
+	"(available: $(cat $cpuidle/available_governors))"
 for s in /sys/devices/system/cpu/cpu0/cpuidle/state*; do
 	printf '   %-6s %-16s exit latency %5s us, target residency %5s us, %5s mW\n' \
 		"${s##*/}" "$(cat $s/name)" "$(cat $s/latency)" \
@@ -32,8 +34,10 @@ limit()
 		return
 	fi
 	awk -F': ' '{ v[$1] = $2 } END {
-		printf "   tasks %s: rule1 %s ns, rule2 %s ns -> limit %s us, published %s us", \
-			v["tasks"], v["rule1_ns"], v["rule2_ns"], v["limit_us"], v["published_us"] }' $state
+		printf "   tasks %s: rule1 %s ns, rule2 %s ns", \
+			v["tasks"], v["rule1_ns"], v["rule2_ns"]
+		printf " -> limit %s us, published %s us", \
+			v["limit_us"], v["published_us"] }' $state
 	echo ", cpu_dma_latency $(qos) us"
 }
 

@@ -16,10 +16,15 @@
 #define C1E		2
 #define C6		3
 
-FIXTURE(gov) {
-	char saved[32];
+/* The deadline tasks a test started: the teardown stops them. */
+struct tasks {
 	struct dl_child c[4];
 	int nr;
+};
+
+FIXTURE(gov) {
+	char saved[32];
+	struct tasks t;
 };
 
 FIXTURE_SETUP(gov)
@@ -37,12 +42,12 @@ FIXTURE_SETUP(gov)
 	ASSERT_EQ(0, wait_no_dl_tasks(60));
 	ASSERT_EQ(0, get_governor(self->saved, sizeof(self->saved)));
 	ASSERT_EQ(0, write_file(SYSCTL, "1"));
-	self->nr = 0;
+	self->t.nr = 0;
 }
 
 FIXTURE_TEARDOWN(gov)
 {
-	dl_children_stop(self->c, self->nr);
+	dl_children_stop(self->t.c, self->t.nr);
 	set_governor(self->saved);
 	write_file(SYSCTL, "1");
 	unload_test_driver();
@@ -87,14 +92,14 @@ TEST_F(gov, boot_parameter)
 
 /* Admit blocked deadline tasks with the given slack. */
 static void admit_blocked(struct __test_metadata *_metadata,
-			  FIXTURE_DATA(gov) *self, uint64_t runtime,
-			  uint64_t deadline, int n)
+			  struct tasks *t, uint64_t runtime, uint64_t deadline,
+			  int n)
 {
 	int i;
 
 	for (i = 0; i < n; i++)
-		ASSERT_EQ(0, dl_child_start(&self->c[self->nr++], runtime,
-					    deadline, 100 * MS, DL_CHILD_BLOCK));
+		ASSERT_EQ(0, dl_child_start(&t->c[t->nr++], runtime, deadline,
+					    100 * MS, DL_CHILD_BLOCK));
 }
 
 /* Wake every CPU up, so that each selects its idle state anew. */
@@ -151,14 +156,14 @@ TEST_F(gov, dlqos_avoids_c6_for_deadline_tasks)
 	TH_LOG("no task: C1E +%lld, C6 +%lld", d[C1E], d[C6]);
 	EXPECT_GT(d[C6], 0);
 
-	admit_blocked(_metadata, self, 100 * US, 300 * US, 2);
+	admit_blocked(_metadata, &self->t, 100 * US, 300 * US, 2);
 	idle_deltas(d, 2000);
 	TH_LOG("slack 200 us: C1E +%lld, C6 +%lld", d[C1E], d[C6]);
 	EXPECT_EQ(0, d[C6]);
 	EXPECT_GT(d[C1E], 0);
 
-	dl_child_stop(&self->c[0]);
-	dl_child_stop(&self->c[1]);
+	dl_child_stop(&self->t.c[0]);
+	dl_child_stop(&self->t.c[1]);
 	usleep(200 * 1000);
 	idle_deltas(d, 2000);
 	TH_LOG("tasks gone: C1E +%lld, C6 +%lld", d[C1E], d[C6]);
@@ -171,7 +176,7 @@ TEST_F(gov, dlqos_keeps_c6_when_it_fits)
 	long long d[MAX_STATES];
 
 	ASSERT_EQ(0, set_governor("dlqos"));
-	admit_blocked(_metadata, self, 100 * US, 500 * US, 1);
+	admit_blocked(_metadata, &self->t, 100 * US, 500 * US, 1);
 	idle_deltas(d, 2000);
 	TH_LOG("slack 400 us: C1E +%lld, C6 +%lld", d[C1E], d[C6]);
 	EXPECT_GT(d[C6], 0);
@@ -179,12 +184,12 @@ TEST_F(gov, dlqos_keeps_c6_when_it_fits)
 
 /* menu and teo honour the published request, and only that. */
 static void published_request(struct __test_metadata *_metadata,
-			      FIXTURE_DATA(gov) *self, const char *governor)
+			      struct tasks *t, const char *governor)
 {
 	long long d[MAX_STATES];
 
 	ASSERT_EQ(0, set_governor(governor));
-	admit_blocked(_metadata, self, 100 * US, 300 * US, 1);
+	admit_blocked(_metadata, t, 100 * US, 300 * US, 1);
 	idle_deltas(d, 2000);
 	TH_LOG("%s, published: C1E +%lld, C6 +%lld", governor, d[C1E], d[C6]);
 	EXPECT_EQ(0, d[C6]);
@@ -197,12 +202,12 @@ static void published_request(struct __test_metadata *_metadata,
 
 TEST_F(gov, menu_honours_published_limit)
 {
-	published_request(_metadata, self, "menu");
+	published_request(_metadata, &self->t, "menu");
 }
 
 TEST_F(gov, teo_honours_published_limit)
 {
-	published_request(_metadata, self, "teo");
+	published_request(_metadata, &self->t, "teo");
 }
 
 TEST_F(gov, disabled_states_never_entered)

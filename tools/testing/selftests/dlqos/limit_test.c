@@ -285,7 +285,7 @@ static void check_limit(struct __test_metadata *_metadata, struct model *m)
 		return;
 	}
 	floor_ns = mpq_floor_u64(l);
-	TH_LOG("tasks %ld: L* = %.3f us, kernel %llu ns (rule1 %llu, rule2 %llu), published %lld us",
+	TH_LOG("tasks %ld: L* %.3f us, kernel %llu ns (rule1 %llu, rule2 %llu), published %lld us",
 	       s.tasks, mpq_get_d(l) / 1000, (unsigned long long)s.limit_ns,
 	       (unsigned long long)s.rule1_ns, (unsigned long long)s.rule2_ns,
 	       s.published_us);
