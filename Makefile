@@ -9,6 +9,11 @@
 #   make kernel     unpack, patch, overlay and build the kernel only
 #   make initramfs  selftests, test module, busybox, rt-tests
 #   make bench      enqueue hook cost: CONFIG_DL_IDLE_QOS=y vs =n
+#   make series     the patch series with cover letter in build/series,
+#                   checked with checkpatch --strict and kernel-doc
+#   make series-check  build the kernel after each patch of the series,
+#                   W=1 and htmldocs of the touched parts
+#   make patch KDIR=/path/to/linux  apply the series to a 6.12.y tree
 #   make deps       install what is missing with apt
 #   make clean      remove build/
 #
@@ -60,7 +65,10 @@ TESTMOD		:= $(SELFTESTS)/test_cpuidle
 
 # The project's own files, laid over the unpacked kernel tree.
 OVERLAY		:= kernel drivers include Documentation tools
-PATCHES		:= $(sort $(wildcard patches/*.patch))
+# patches/series: the order of the patches, and which project files each
+# one adds (make series).
+PATCHES		:= $(addprefix patches/,$(shell awk '/^[^ \t\#]/ && $$1 != "exclude" \
+		     { print $$1 }' patches/series))
 
 # Paths relative to the checkout, so a fresh clone elsewhere hits ccache.
 export CCACHE_BASEDIR := $(CURDIR)
@@ -88,8 +96,9 @@ QEMU		:= qemu-system-x86_64 -nographic -no-reboot -nic none -cpu max \
 
 all: kernel initramfs
 
-deps:
-	@missing=""; for p in $(DEPS); do \
+# $(call apt_install,PACKAGES): install those that are missing.
+define apt_install
+	@missing=""; for p in $(1); do \
 		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
 			grep -q '^install ok installed' || missing="$$missing $$p"; \
 	done; \
@@ -98,8 +107,13 @@ deps:
 		sudo=; [ "$$(id -u)" = 0 ] || sudo=sudo; \
 		$$sudo apt-get update -q && \
 		DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -q \
-			--no-install-recommends $$missing; \
+			-o DPkg::Lock::Timeout=600 --no-install-recommends \
+			$$missing; \
 	fi
+endef
+
+deps:
+	$(call apt_install,$(DEPS))
 
 # Unpack Debian's linux-source once; a newer tarball starts over.
 $(BUILD)/.unpacked: $(KTAR)
@@ -237,6 +251,28 @@ bench: deps all $(KOBJ_OFF)/.config
 			100 * (on / n[ARGV[1]]) / (off / n[ARGV[2]]) - 100 }' \
 		$(BUILD)/bench/hook-on.log $(BUILD)/bench/hook-off.log \
 		| tee $(BUILD)/bench/hook.md
+
+# The patch series for upstream review: git format-patch output with a
+# cover letter in build/series, checked (checkpatch --strict, kernel-doc);
+# series-check builds the kernel after each patch on a pristine tree;
+# patch applies it to a 6.12.y tree of yours (make patch KDIR=...).
+SERIES		:= $(abspath $(BUILD)/series)
+SERIES_SH	:= $(RIG)/series.sh
+SERIES_DEPS	:= python3-sphinx patch sparse
+
+series: deps
+	$(SERIES_SH) format $(KTAR) $(SERIES)
+
+series-check: series
+	$(call apt_install,$(SERIES_DEPS))
+	$(SERIES_SH) check $(KTAR) $(SERIES) $(abspath $(BUILD)/series-linux) \
+		$(abspath $(BUILD)/obj-series) $(abspath Kconfig.fragment) $(JOBS)
+
+patch: series
+	@[ -n "$(KDIR)" ] || { echo "usage: make patch KDIR=/path/to/linux-6.12.y"; exit 1; }
+	$(SERIES_SH) apply $(SERIES) $(abspath $(KDIR))
+
+.PHONY: series series-check patch
 
 clean:
 	rm -rf $(BUILD)
