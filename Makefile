@@ -18,6 +18,13 @@
 #   make clean      remove build/
 #
 # Variables (make test SMP=4 ICOUNT=0 ...):
+#   ARCH         x86_64 (default) or arm64: an arm64 kernel cross-built with
+#                gcc-aarch64-linux-gnu (Kconfig.arm64.fragment, build/obj-arm64)
+#                booted on qemu-system-aarch64 -M virt with a device tree that
+#                adds PSCI idle states (rig/virt-idle-states.dtsi), so that
+#                the cpuidle-psci driver, not the test driver, provides the
+#                states; QEMU does not emulate their exit latency, so the
+#                tests that need it skip
 #   SMP          number of guest CPUs (default 2)
 #   DEBUG        1: kernel with lockdep, DEBUG_ATOMIC_SLEEP, KASAN, UBSAN,
 #                KMEMLEAK and DEBUG_OBJECTS (Kconfig.debug.fragment), built
@@ -35,6 +42,7 @@
 #                5000 with DEBUG=1)
 #   JOBS         parallel build jobs (default: number of host CPUs)
 
+ARCH		?= x86_64
 SMP		?= 2
 DEBUG		?= 0
 ICOUNT		?= 1
@@ -48,17 +56,43 @@ JOBS		?= $(shell nproc)
 BUILD		:= build
 KTAR		:= /usr/src/linux-source-6.12.tar.xz
 KSRC		:= $(abspath $(BUILD)/linux)
+
+# Per architecture: kernel image, fragments, toolchain, QEMU, console.  The
+# arm64 build's files carry an -arm64 suffix (build/obj-arm64, ...).
+ifeq ($(ARCH),x86_64)
+ASUFFIX		:=
+KIMAGE		:= arch/x86/boot/bzImage
+ARCH_FRAGMENT	:=
+CROSS_COMPILE	:=
+QEMU_SYSTEM	:= qemu-system-x86_64 -cpu max
+CONSOLE		:= ttyS0
+else ifeq ($(ARCH),arm64)
+ASUFFIX		:= -arm64
+KIMAGE		:= arch/arm64/boot/Image
+ARCH_FRAGMENT	:= Kconfig.arm64.fragment
+CROSS_COMPILE	:= aarch64-linux-gnu-
+# The virt machine's device tree, with PSCI idle states added.
+DTB		:= $(BUILD)/virt-$(SMP)cpu.dtb
+VIRT_CPU	:= cortex-a57
+QEMU_SYSTEM	:= qemu-system-aarch64 -M virt -dtb $(DTB) -cpu $(VIRT_CPU)
+CONSOLE		:= ttyAMA0
+else
+$(error ARCH=$(ARCH): x86_64 or arm64)
+endif
+
 # DEBUG=1 builds a second kernel, with the debug options, in its own tree.
 ifeq ($(DEBUG),1)
-KOBJ		:= $(abspath $(BUILD)/obj-debug)
-FRAGMENTS	:= Kconfig.fragment Kconfig.debug.fragment
+KOBJ		:= $(abspath $(BUILD)/obj$(ASUFFIX)-debug)
+FRAGMENTS	:= Kconfig.fragment $(ARCH_FRAGMENT) Kconfig.debug.fragment
 else
-KOBJ		:= $(abspath $(BUILD)/obj)
-FRAGMENTS	:= Kconfig.fragment
+KOBJ		:= $(abspath $(BUILD)/obj$(ASUFFIX))
+FRAGMENTS	:= Kconfig.fragment $(ARCH_FRAGMENT)
 endif
-IMAGE		:= $(KOBJ)/arch/x86/boot/bzImage
-INITRAMFS	:= $(BUILD)/initramfs.cpio
-ROOTFS		:= $(abspath $(BUILD)/rootfs)
+IMAGE		:= $(KOBJ)/$(KIMAGE)
+INITRAMFS	:= $(BUILD)/initramfs$(ASUFFIX).cpio
+ROOTFS		:= $(abspath $(BUILD)/rootfs$(ASUFFIX))
+TEST_LOG	:= $(BUILD)/test$(ASUFFIX).log
+RUN_LOG		:= $(BUILD)/run$(ASUFFIX).log
 SELFTESTS	:= tools/testing/selftests/dlqos
 RIG		:= $(SELFTESTS)/rig
 TESTMOD		:= $(SELFTESTS)/test_cpuidle
@@ -74,20 +108,29 @@ PATCHES		:= $(addprefix patches/,$(shell awk '/^[^ \t\#]/ && $$1 != "exclude" \
 export CCACHE_BASEDIR := $(CURDIR)
 
 # $(call kmake,OBJDIR): kbuild in one output tree.
-kmake		= $(MAKE) -C $(KSRC) O=$(1) ARCH=x86_64 \
-		   CC="ccache gcc" HOSTCC="ccache gcc" -j$(JOBS)
+kmake		= $(MAKE) -C $(KSRC) O=$(1) ARCH=$(ARCH) \
+		   $(if $(CROSS_COMPILE),CROSS_COMPILE=$(CROSS_COMPILE)) \
+		   CC="ccache $(CROSS_COMPILE)gcc" HOSTCC="ccache gcc" -j$(JOBS)
 KMAKE		:= $(call kmake,$(KOBJ))
 
 DEPS		:= linux-source-6.12 qemu-system-x86 busybox-static rt-tests \
 		   ccache bc flex bison libelf-dev libssl-dev cpio kmod rsync \
 		   xz-utils gcc make libgmp-dev dwarves python3
+# ARCH=arm64: the cross compiler, QEMU, dtc, and the arm64 libraries the
+# selftests link with (Debian multiarch: dpkg --add-architecture arm64).
+# busybox-static and rt-tests cannot be installed for two architectures at
+# once: their arm64 packages are downloaded and unpacked under build/.
+ARM64_DEPS	:= gcc-aarch64-linux-gnu qemu-system-arm device-tree-compiler \
+		   libc6-dev:arm64 libgmp-dev:arm64 libnuma1:arm64
+ARM64_DEBS	:= busybox-static rt-tests
+ARM64_ROOT	:= $(BUILD)/debs-arm64/root
 
-QEMU_APPEND	= console=ttyS0 panic=-1 loglevel=5 \
+QEMU_APPEND	= console=$(CONSOLE) panic=-1 loglevel=5 \
 		   rig.mode=$(MODE) rig.idle_table=$(IDLE_TABLE) rig.icount=$(ICOUNT) \
 		   rig.debug=$(DEBUG) \
 		   $(if $(GOVERNOR),cpuidle.governor=$(GOVERNOR))
 , := ,
-QEMU		:= qemu-system-x86_64 -nographic -no-reboot -nic none -cpu max \
+QEMU		:= $(QEMU_SYSTEM) -nographic -no-reboot -nic none \
 		   -smp $(SMP) -m $(MEM) -kernel $(IMAGE) -initrd $(INITRAMFS) \
 		   $(if $(filter 1,$(ICOUNT)),-icount shift=$(ICOUNT_SHIFT)$(,)sleep=off)
 
@@ -113,7 +156,13 @@ define apt_install
 endef
 
 deps:
-	$(call apt_install,$(DEPS))
+ifeq ($(ARCH),arm64)
+	@dpkg --print-foreign-architectures | grep -qx arm64 || { \
+		echo "deps: adding the arm64 architecture to dpkg"; \
+		sudo=; [ "$$(id -u)" = 0 ] || sudo=sudo; \
+		$$sudo dpkg --add-architecture arm64 && $$sudo apt-get update -q; }
+endif
+	$(call apt_install,$(DEPS) $(if $(ASUFFIX),$(ARM64_DEPS)))
 
 # Unpack Debian's linux-source once; a newer tarball starts over.
 $(BUILD)/.unpacked: $(KTAR)
@@ -157,15 +206,18 @@ overlay: $(BUILD)/.patched
 .PHONY: overlay
 
 # $(call kconfig,OBJDIR,FRAGMENTS): tinyconfig + fragments, checked: every
-# =y line of the fragments must be in the result.
+# option a fragment sets to y (and no later fragment unsets) must be y in
+# the result.
 define kconfig
 	mkdir -p $(1)
 	$(call kmake,$(1)) tinyconfig >/dev/null
-	cd $(1) && ARCH=x86_64 $(KSRC)/scripts/kconfig/merge_config.sh \
+	cd $(1) && ARCH=$(ARCH) $(KSRC)/scripts/kconfig/merge_config.sh \
 		-m -O $(1) $(1)/.config $(abspath $(2)) \
 		> $(CURDIR)/$(BUILD)/merge_config.log
 	$(call kmake,$(1)) olddefconfig >/dev/null
-	@missing=$$(cat $(2) | grep '^CONFIG_.*=y' | \
+	@missing=$$(cat $(2) | \
+		sed -n 's/^\(CONFIG_[A-Za-z0-9_]*\)=y$$/\1 y/p; s/^# \(CONFIG_[A-Za-z0-9_]*\) is not set$$/\1 n/p' | \
+		awk '{ v[$$1] = $$2 } END { for (o in v) if (v[o] == "y") print o "=y" }' | \
 		while read l; do grep -qx "$$l" $(1)/.config || echo "$$l"; done); \
 	if [ -n "$$missing" ]; then \
 		echo "Kconfig fragment options not in the final .config:"; \
@@ -177,45 +229,69 @@ $(KOBJ)/.config: $(FRAGMENTS) $(BUILD)/.patched
 	$(call kconfig,$(KOBJ),$(FRAGMENTS))
 
 kernel: overlay $(KOBJ)/.config
-	$(KMAKE) bzImage modules
+	$(KMAKE) $(notdir $(KIMAGE)) modules
 	$(KMAKE) headers >/dev/null
 	@echo "kernel: $$($(MAKE) -s -C $(KSRC) O=$(KOBJ) kernelrelease) ($(IMAGE))"
 
-# Test module, selftests, busybox and rt-tests in one cpio archive.
-initramfs: kernel
-	$(KMAKE) M=$(KSRC)/$(TESTMOD) modules
+# arm64 busybox and rt-tests: Debian's packages, downloaded and unpacked
+# (installing them would replace the host's own).
+$(ARM64_ROOT)/.unpacked:
+	rm -rf $(BUILD)/debs-arm64
+	mkdir -p $(ARM64_ROOT)
+	cd $(BUILD)/debs-arm64 && apt-get download -q \
+		$(addsuffix :arm64,$(ARM64_DEBS))
+	for d in $(BUILD)/debs-arm64/*.deb; do dpkg-deb -x $$d $(ARM64_ROOT); done
+	touch $@
+
+# Test module, selftests, busybox and rt-tests in one cpio archive.  The
+# test module is x86 only: on arm64, cpuidle-psci is the idle driver.
+USERLAND	:= $(if $(ASUFFIX),$(ARM64_ROOT))
+initramfs: kernel $(if $(ASUFFIX),$(ARM64_ROOT)/.unpacked)
+	$(if $(ASUFFIX),,$(KMAKE) M=$(KSRC)/$(TESTMOD) modules)
 	rm -rf $(ROOTFS)
 	mkdir -p $(ROOTFS)/bin $(ROOTFS)/sbin $(ROOTFS)/usr/bin \
 		$(ROOTFS)/usr/sbin $(ROOTFS)/proc $(ROOTFS)/sys $(ROOTFS)/dev \
 		$(ROOTFS)/tmp $(ROOTFS)/root
 	$(MAKE) -C $(KSRC)/tools/testing/selftests O=$(KOBJ) TARGETS=dlqos \
+		$(if $(CROSS_COMPILE),ARCH=$(ARCH) CROSS_COMPILE=$(CROSS_COMPILE)) \
 		KSFT_INSTALL_PATH=$(ROOTFS)/kselftest install >/dev/null
-	cp $(KSRC)/$(TESTMOD)/test_cpuidle.ko $(ROOTFS)/kselftest/dlqos/
-	cp /bin/busybox $(ROOTFS)/bin/busybox
+	$(if $(ASUFFIX),,cp $(KSRC)/$(TESTMOD)/test_cpuidle.ko $(ROOTFS)/kselftest/dlqos/)
+	cp $(USERLAND)/bin/busybox $(ROOTFS)/bin/busybox
 	ln -s busybox $(ROOTFS)/bin/sh
-	cp /usr/bin/cyclicdeadline $(ROOTFS)/usr/bin/
-	$(RIG)/copy-libs.sh $(ROOTFS)
+	cp $(USERLAND)/usr/bin/cyclicdeadline $(ROOTFS)/usr/bin/
+	$(RIG)/copy-libs.sh $(ROOTFS) $(if $(CROSS_COMPILE),$(CROSS_COMPILE:-=))
 	cp $(RIG)/init $(ROOTFS)/init
 	chmod 755 $(ROOTFS)/init
 	cd $(ROOTFS) && find . | cpio -o -H newc --quiet > $(abspath $(INITRAMFS))
 	@echo "initramfs: $(INITRAMFS) ($$(du -h $(INITRAMFS) | cut -f1))"
 
+# arm64: QEMU's own device tree for this -smp, plus the PSCI idle states.
+# Made anew for every boot (it takes a fraction of a second), so that it
+# always matches the QEMU installed.
+dtb: deps
+ifeq ($(ARCH),arm64)
+	@mkdir -p $(BUILD)
+	$(RIG)/virt-dtb.sh $(DTB) qemu-system-aarch64 -cpu $(VIRT_CPU) \
+		-smp $(SMP) -m $(MEM)
+endif
+.PHONY: dtb
+
 boot: MODE := shell
-boot: deps all
+boot: deps all dtb
 	$(QEMU) -append "$(QEMU_APPEND)"
 
 run: MODE := run
-run: deps all
+run: deps all dtb
 	@timeout $(TIMEOUT) $(QEMU) -append "$(QEMU_APPEND)" \
-		< /dev/null | tee $(BUILD)/run.log
+		< /dev/null | tee $(RUN_LOG)
 
 test: MODE := test
-test: deps all
-	@echo "test: booting $(SMP) CPUs$(if $(filter 1,$(ICOUNT)), with -icount), console log in $(BUILD)/test.log"
+test: deps all dtb
+	@echo "test: booting $(SMP) $(ARCH) CPUs$(if $(filter 1,$(ICOUNT)), with -icount), console log in $(TEST_LOG)"
 	@timeout $(TIMEOUT) $(QEMU) -append "$(QEMU_APPEND)" \
-		< /dev/null > $(BUILD)/test.log 2>&1; \
-	echo "qemu exit status $$?" >> $(BUILD)/test.log
-	@$(RIG)/check-log.sh $(BUILD)/test.log
+		< /dev/null > $(TEST_LOG) 2>&1; \
+	echo "qemu exit status $$?" >> $(TEST_LOG)
+	@$(RIG)/check-log.sh $(TEST_LOG)
 
 # Enqueue hook cost: the same deadline wakeup loop (dl_pingpong, one CPU,
 # -icount so that guest time counts instructions) on this kernel and on
@@ -233,6 +309,10 @@ $(KOBJ_OFF)/.config: Kconfig.fragment $(BUILD)/.patched
 		> $(BUILD)/Kconfig.fragment.nodlqos
 	$(call kconfig,$(KOBJ_OFF),$(BUILD)/Kconfig.fragment.nodlqos)
 	! grep -q '^CONFIG_DL_IDLE_QOS=y' $@
+
+ifeq ($(ARCH)$(filter bench,$(MAKECMDGOALS)),arm64bench)
+$(error make bench is x86_64 only)
+endif
 
 bench: deps all $(KOBJ_OFF)/.config
 	$(call kmake,$(KOBJ_OFF)) bzImage

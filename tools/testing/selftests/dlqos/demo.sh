@@ -2,15 +2,20 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # demo.sh: what `make run` shows in the guest.  Loads the test cpuidle
-# driver, prints the idle states, the governor and the cpu_latency_qos
-# value, then admits and removes SCHED_DEADLINE tasks and shows the limit
-# dl_idle_qos derives from them, and which idle states the CPUs used.
+# driver (unless the kernel has a driver, as cpuidle-psci on arm64),
+# prints the idle states, the governor and the cpu_latency_qos value, then
+# admits and removes SCHED_DEADLINE tasks and shows the limit dl_idle_qos
+# derives from them, and which idle states the CPUs used.
 here=$(dirname "$0")
 table=${DLQOS_IDLE_TABLE:-spr}
 state=/sys/kernel/debug/dl_idle_qos/state
 cpuidle=/sys/devices/system/cpu/cpuidle
 
-insmod "$here/test_cpuidle.ko" table="$table" || exit 1
+loaded=
+if [ "$(cat $cpuidle/current_driver)" = none ]; then
+	insmod "$here/test_cpuidle.ko" table="$table" || exit 1
+	loaded=1
+fi
 
 echo "== idle driver $(cat $cpuidle/current_driver)," \
 	"governor $(cat $cpuidle/current_governor)" \
@@ -92,4 +97,4 @@ for p in $pids; do
 	limit
 done
 idle_usage 2
-rmmod test_cpuidle
+[ -z "$loaded" ] || rmmod test_cpuidle

@@ -130,6 +130,21 @@ static inline int ensure_test_driver(void)
 	return load_test_driver(params);
 }
 
+/*
+ * The cpuidle driver the kernel registered at boot, if any: psci_idle on
+ * arm64 (cpuidle-psci, with the idle states of rig/virt-idle-states.dtsi),
+ * none on x86, where the tests load test_cpuidle.  The test driver cannot
+ * register next to a platform driver, and QEMU does not emulate the exit
+ * latency of a platform driver's states.  Returns 1 with the driver's name
+ * in @buf, or 0.
+ */
+static inline int platform_idle_driver(char *buf, size_t len)
+{
+	if (read_file(CPUIDLE_SYSFS "/current_driver", buf, len))
+		return 0;
+	return strcmp(buf, "none") && strcmp(buf, "test_cpuidle");
+}
+
 /* One idle state attribute of one CPU. */
 static inline int state_attr(int cpu, int state, const char *attr,
 			     char *buf, size_t len)

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The dlqos cpuidle governor, with the test cpuidle driver's spr table
- * (POLL, C1 1 us, C1E 2 us, C6 290 us exit latency).
+ * (POLL, C1 1 us, C1E 2 us, C6 290 us exit latency), or on arm64 with
+ * cpuidle-psci and the device tree's states at the same indices (WFI 1 us,
+ * cpu-ret-1 1 us, cpu-ret-2 2 us, cpu-ret-deep 290 us).
  */
 #define _GNU_SOURCE
 #include <sched.h>
@@ -24,6 +26,7 @@ struct tasks {
 
 FIXTURE(gov) {
 	char saved[32];
+	char driver[32];	/* platform driver, or "" for test_cpuidle */
 	struct tasks t;
 };
 
@@ -31,18 +34,26 @@ FIXTURE_SETUP(gov)
 {
 	char buf[64];
 
-	if (access(test_module_path(), R_OK))
-		SKIP(return, "no test module at %s", test_module_path());
-	if (!read_file(CPUIDLE_SYSFS "/current_driver", buf, sizeof(buf)) &&
-	    !strcmp(buf, "test_cpuidle"))
-		ASSERT_EQ(0, unload_test_driver());
-	ASSERT_EQ(0, load_test_driver("table=spr"));
+	self->t.nr = 0;
+	self->driver[0] = '\0';
+	if (!platform_idle_driver(self->driver, sizeof(self->driver))) {
+		self->driver[0] = '\0';
+		if (access(test_module_path(), R_OK))
+			SKIP(return, "no test module at %s", test_module_path());
+		if (!read_file(CPUIDLE_SYSFS "/current_driver", buf,
+			       sizeof(buf)) && !strcmp(buf, "test_cpuidle"))
+			ASSERT_EQ(0, unload_test_driver());
+		ASSERT_EQ(0, load_test_driver("table=spr"));
+	}
 	ASSERT_EQ(4, nr_states(0));
+	/* The tests' slacks, 200 us and 400 us, fall between C1E and C6. */
+	ASSERT_GE(200, state_ll(0, C1E, "latency"));
+	ASSERT_LT(200, state_ll(0, C6, "latency"));
+	ASSERT_GE(400, state_ll(0, C6, "latency"));
 	/* No deadline task of an earlier test is left. */
 	ASSERT_EQ(0, wait_no_dl_tasks(60));
 	ASSERT_EQ(0, get_governor(self->saved, sizeof(self->saved)));
 	ASSERT_EQ(0, write_file(SYSCTL, "1"));
-	self->t.nr = 0;
 }
 
 FIXTURE_TEARDOWN(gov)
@@ -50,7 +61,10 @@ FIXTURE_TEARDOWN(gov)
 	dl_children_stop(self->t.c, self->t.nr);
 	set_governor(self->saved);
 	write_file(SYSCTL, "1");
-	unload_test_driver();
+	if (self->driver[0])
+		enable_all_states();
+	else
+		unload_test_driver();
 }
 
 TEST_F(gov, select_via_sysfs)
@@ -226,7 +240,10 @@ TEST_F(gov, disabled_states_never_entered)
 	enable_all_states();
 }
 
-/* A latency bound of 0 keeps the CPUs in the polling state. */
+/*
+ * A latency bound of 0 keeps the CPUs in state 0: polling (test driver)
+ * or WFI (psci_idle), the state used when no state fits.
+ */
 TEST_F(gov, zero_bound_polls)
 {
 	long long d[MAX_STATES];
@@ -274,6 +291,9 @@ TEST_F(gov, deadline_misses)
 {
 	long jobs = 0, misses;
 
+	if (self->driver[0])
+		SKIP(return, "%s: QEMU does not emulate the states' exit latency",
+		     self->driver);
 	if (!getenv("DLQOS_ICOUNT"))
 		SKIP(return, "timing assertions need the guest run with -icount (ICOUNT=1)");
 	/* KASAN and lockdep slow the wakeup path down by more than the slack. */

@@ -64,13 +64,16 @@ FIXTURE_SETUP(driver)
 {
 	char buf[64];
 
+	self->saved_governor[0] = '\0';
+	if (platform_idle_driver(buf, sizeof(buf)))
+		SKIP(return, "%s registered at boot: the test driver cannot load",
+		     buf);
 	/* Other tests may have left the driver loaded. */
 	if (!read_file(CPUIDLE_SYSFS "/current_driver", buf, sizeof(buf)) &&
 	    !strcmp(buf, "test_cpuidle"))
 		ASSERT_EQ(0, unload_test_driver());
 	if (access(test_module_path(), R_OK))
 		SKIP(return, "no test module at %s", test_module_path());
-	self->saved_governor[0] = '\0';
 }
 
 FIXTURE_TEARDOWN(driver)
