@@ -32,9 +32,10 @@
  * entered, length_ns the time until the wakeup event (the halt ended, or
  * need_resched for the polling state; the exit latency spun afterwards is
  * not included) and flags bit 0 says that the period continues the
- * previous one: that one was a polling period ended by the poll time
- * limit, not by a wakeup.  Consecutive polling periods ended that way are
- * merged into one line.  Writing to the file clears the log;
+ * previous one: the CPU ran no task in between (the previous one ended by
+ * an interrupt that woke no task, such as the tick, or by the poll time
+ * limit).  Consecutive polling periods that only the poll time limit
+ * separated are merged into one line.  Writing to the file clears the log;
  * .../dropped shows the periods each CPU could not log (log full).
  */
 
@@ -88,9 +89,9 @@ struct idle_record {
  * @count:	records written (published with release semantics)
  * @dropped:	periods not logged because the log was full
  * @poll_limit:	the last period was a polling period that the poll time
- *		limit ended; the next one continues it unless the CPU ran a
- *		task meanwhile
- * @switches:	context switches of the idle task at the end of that period
+ *		limit ended
+ * @switches:	context switches of the idle task at the end of the last
+ *		period: unchanged at the next one if no task ran in between
  */
 struct idle_log {
 	struct idle_record *rec;
@@ -126,14 +127,15 @@ static void log_idle(int state, u64 entry_ns, u64 end_ns, bool poll_limit)
 	unsigned int n = log->count;
 	/* current is this CPU's idle task: did it switch to a task since? */
 	unsigned long switches = current->nvcsw + current->nivcsw;
-	bool continued = log->poll_limit && log->switches == switches;
+	bool continued = n && log->switches == switches;
+	bool sliced = continued && log->poll_limit;
 
 	log->poll_limit = poll_limit;
 	log->switches = switches;
 	if (!log->rec)
 		return;
-	/* Another slice of the same polling period: extend it. */
-	if (continued && n && log->rec[n - 1].state == state) {
+	/* Another slice of a polling period the poll time limit cut: extend. */
+	if (sliced && log->rec[n - 1].state == state) {
 		last = &log->rec[n - 1];
 		last->length_ns = end_ns - last->entry_ns;
 		return;
