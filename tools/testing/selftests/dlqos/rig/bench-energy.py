@@ -273,18 +273,19 @@ def main():
     md.append("")
     md.append("| table | workload | policy | limit us | jobs | misses | "
               "p99 lat us | worst lat us | residency % (state 0..n) | "
-              "idle energy mJ | % of oracle saving |")
-    md.append("|---|---|---|---|---|---|---|---|---|---|---|")
+              "idle energy mJ | oracle mJ | % of oracle saving |")
+    md.append("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         c = r["cell"]
         res = " / ".join("%.0f" % r["residency"].get(s, 0)
                          for s in range(len(models[c.table].states)))
-        md.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %.2f | %s |"
+        md.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %.1f | %.1f | %s |"
                   % (c.table, c.workload, c.policy, c.limit or "-",
                      fmt(r["jobs"]), fmt(r["misses"]),
                      fmt(r["p99"] and r["p99"] / 1000.0, "%.0f"),
                      fmt(r["worst"] and r["worst"] / 1000.0, "%.0f"),
-                     res, r["energy"] / 1e6, fmt(r["saving"], "%.1f")))
+                     res, r["energy"] / 1e6, r["oracle"] / 1e6,
+                     fmt(r["saving"], "%.1f")))
     md.append("")
     md.append("Summary: % of the oracle's saving (deadline misses / jobs)")
     md.append("")
