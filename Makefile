@@ -211,9 +211,10 @@ test: deps all
 	echo "qemu exit status $$?" >> $(BUILD)/test.log
 	@$(RIG)/check-log.sh $(BUILD)/test.log
 
-# Enqueue hook cost: the same deadline wakeup loop (dl_pingpong, one CPU,
-# -icount so that guest time counts instructions) on this kernel and on
-# one built without CONFIG_DL_IDLE_QOS.
+# Enqueue hook and admission cost: the same deadline wakeup loop
+# (dl_pingpong) and sched_setattr() loops (dl_admit), one CPU, -icount so
+# that guest time counts instructions, on this kernel and on one built
+# without CONFIG_DL_IDLE_QOS.
 KOBJ_OFF	:= $(abspath $(BUILD)/obj-nodlqos)
 BENCH_QEMU	= qemu-system-x86_64 -nographic -no-reboot -nic none -cpu max \
 		   -smp 1 -m $(MEM) -initrd $(INITRAMFS) \
