@@ -8,11 +8,13 @@
 #   make boot       build, boot to an interactive shell
 #   make kernel     unpack, patch, overlay and build the kernel only
 #   make initramfs  selftests, test module, busybox, rt-tests
-#   make bench      enqueue hook cost: CONFIG_DL_IDLE_QOS=y vs =n
+#   make bench      benchmarks: energy and deadline misses per workload,
+#                   idle table and policy (table and plot), enqueue hook
+#                   and admission cost (=y vs =n); results in build/bench/
 #   make series     the patch series with cover letter in build/series,
 #                   checked with checkpatch --strict and kernel-doc
 #   make series-check  build the kernel after each patch of the series,
-#                   W=1 and htmldocs of the touched parts
+#                   W=1, sparse and htmldocs of the touched parts
 #   make patch KDIR=/path/to/linux  apply the series to a 6.12.y tree
 #   make deps       install what is missing with apt
 #   make clean      remove build/
@@ -41,6 +43,9 @@
 #   TIMEOUT      seconds before a guest run is declared hung (default 1500,
 #                5000 with DEBUG=1)
 #   JOBS         parallel build jobs (default: number of host CPUs)
+#   BENCH_TABLES idle tables of the energy benchmark (default: spr juno);
+#                one guest per table, run in parallel
+#   BENCH_SECONDS guest seconds per energy benchmark cell (default 2)
 
 ARCH		?= x86_64
 SMP		?= 2
@@ -52,6 +57,8 @@ GOVERNOR	?= dlqos
 MEM		?= 512M
 TIMEOUT		?= $(if $(filter 1,$(DEBUG)),5000,1500)
 JOBS		?= $(shell nproc)
+BENCH_TABLES	?= spr juno
+BENCH_SECONDS	?= 2
 
 BUILD		:= build
 KTAR		:= /usr/src/linux-source-6.12.tar.xz
@@ -115,7 +122,7 @@ KMAKE		:= $(call kmake,$(KOBJ))
 
 DEPS		:= linux-source-6.12 qemu-system-x86 busybox-static rt-tests \
 		   ccache bc flex bison libelf-dev libssl-dev cpio kmod rsync \
-		   xz-utils gcc make libgmp-dev dwarves python3
+		   xz-utils gcc make libgmp-dev dwarves python3 gnuplot-nox
 # ARCH=arm64: the cross compiler, QEMU, dtc, and the arm64 libraries the
 # selftests link with (Debian multiarch: dpkg --add-architecture arm64).
 # busybox-static and rt-tests cannot be installed for two architectures at
@@ -134,7 +141,8 @@ QEMU		:= $(QEMU_SYSTEM) -nographic -no-reboot -nic none \
 		   -smp $(SMP) -m $(MEM) -kernel $(IMAGE) -initrd $(INITRAMFS) \
 		   $(if $(filter 1,$(ICOUNT)),-icount shift=$(ICOUNT_SHIFT)$(,)sleep=off)
 
-.PHONY: all deps kernel initramfs boot run test bench clean
+.PHONY: all deps kernel initramfs boot run test bench bench-energy \
+	bench-hook bench-select clean
 .DELETE_ON_ERROR:
 
 all: kernel initramfs
@@ -293,9 +301,10 @@ test: deps all dtb
 	echo "qemu exit status $$?" >> $(TEST_LOG)
 	@$(RIG)/check-log.sh $(TEST_LOG)
 
-# Enqueue hook cost: the same deadline wakeup loop (dl_pingpong, one CPU,
-# -icount so that guest time counts instructions) on this kernel and on
-# one built without CONFIG_DL_IDLE_QOS.
+# Enqueue hook and admission cost: the same deadline wakeup loop
+# (dl_pingpong) and sched_setattr() loops (dl_admit), one CPU, -icount so
+# that guest time counts instructions, on this kernel and on one built
+# without CONFIG_DL_IDLE_QOS.
 KOBJ_OFF	:= $(abspath $(BUILD)/obj-nodlqos)
 BENCH_QEMU	= qemu-system-x86_64 -nographic -no-reboot -nic none -cpu max \
 		   -smp 1 -m $(MEM) -initrd $(INITRAMFS) \
@@ -310,11 +319,13 @@ $(KOBJ_OFF)/.config: Kconfig.fragment $(BUILD)/.patched
 	$(call kconfig,$(KOBJ_OFF),$(BUILD)/Kconfig.fragment.nodlqos)
 	! grep -q '^CONFIG_DL_IDLE_QOS=y' $@
 
-ifeq ($(ARCH)$(filter bench,$(MAKECMDGOALS)),arm64bench)
+ifneq ($(ARCH)$(filter bench%,$(MAKECMDGOALS)),$(ARCH))
+ifeq ($(ARCH),arm64)
 $(error make bench is x86_64 only)
 endif
+endif
 
-bench: deps all $(KOBJ_OFF)/.config
+bench-hook: deps all $(KOBJ_OFF)/.config
 	$(call kmake,$(KOBJ_OFF)) bzImage
 	mkdir -p $(BUILD)/bench
 	timeout $(TIMEOUT) $(BENCH_QEMU) -kernel $(IMAGE) \
@@ -331,6 +342,77 @@ bench: deps all $(KOBJ_OFF)/.config
 			100 * (on / n[ARGV[1]]) / (off / n[ARGV[2]]) - 100 }' \
 		$(BUILD)/bench/hook-on.log $(BUILD)/bench/hook-off.log \
 		| tee $(BUILD)/bench/hook.md
+	@awk '/^ADMIT tasks/ { k = (FILENAME ~ /on/) ? "y" : "n"; \
+		n[$$3] = 1; a[k, $$3] = $$5; c[k, $$3] = $$7 } \
+	END { printf "| admitted tasks | admit ns (=n) | admit ns (=y) | change ns (=n) | change ns (=y) |\n|---|---|---|---|---|\n"; \
+		for (t = 1; t <= 1000; t *= 10) if (t in n) \
+			printf "| %d | %s | %s | %s | %s |\n", t, a["n", t], a["y", t], c["n", t], c["y", t] }' \
+		$(BUILD)/bench/hook-on.log $(BUILD)/bench/hook-off.log \
+		| tee $(BUILD)/bench/admission.md
+
+# Energy and deadline misses: one guest (one CPU, -icount) per idle table,
+# all of them at once, each running every (workload, policy) cell
+# (tools/testing/selftests/dlqos/bench_energy.sh); the host computes the
+# metrics, the oracle and the table (rig/bench-energy.py) and the plot.
+ENERGY_QEMU	= qemu-system-x86_64 -nographic -no-reboot -nic none -cpu max \
+		   -smp 1 -m $(MEM) -kernel $(IMAGE) -initrd $(INITRAMFS) \
+		   -icount shift=$(ICOUNT_SHIFT),sleep=off
+
+bench-energy: deps all
+	mkdir -p $(BUILD)/bench
+	@start=$$(date +%s); \
+	for t in $(BENCH_TABLES); do \
+		echo "bench: energy, idle table $$t: $(BUILD)/bench/energy-$$t.log"; \
+		timeout $$((3 * $(TIMEOUT))) $(ENERGY_QEMU) -append \
+			"console=ttyS0 panic=-1 loglevel=5 rig.mode=energy rig.icount=1 rig.idle_table=$$t rig.bench_seconds=$(BENCH_SECONDS)" \
+			< /dev/null > $(BUILD)/bench/energy-$$t.log 2>&1 & \
+	done; wait; \
+	echo "bench: energy guests ran $$(( $$(date +%s) - start )) s"
+	@for t in $(BENCH_TABLES); do \
+		grep -q '^DLQOS-RIG-DONE' $(BUILD)/bench/energy-$$t.log || \
+		{ echo "bench: the $$t guest did not finish: $(BUILD)/bench/energy-$$t.log"; exit 1; }; \
+	done
+	python3 $(RIG)/bench-energy.py $(BUILD)/bench \
+		$(foreach t,$(BENCH_TABLES),$(BUILD)/bench/energy-$(t).log)
+	gnuplot $(BUILD)/bench/energy.gp
+	@echo "bench: $(BUILD)/bench/energy.md, $(BUILD)/bench/energy.png"
+
+# Governor select() cost: a third kernel, with the function profiler, runs
+# the mixed workload under each governor and reports the profiler's time
+# per call of each governor's select function.  The test driver is built
+# for that kernel from a copy of its source.
+KOBJ_PROF	:= $(abspath $(BUILD)/obj-prof)
+PROF_MOD	:= $(abspath $(BUILD)/bench/prof-module)
+
+$(KOBJ_PROF)/.config: Kconfig.fragment $(BUILD)/.patched
+	mkdir -p $(BUILD)
+	{ sed -e '/ENABLE_DEFAULT_TRACERS/d' -e '/KUNIT/d' Kconfig.fragment; \
+		printf '%s\n' CONFIG_FUNCTION_TRACER=y \
+		CONFIG_FUNCTION_GRAPH_TRACER=y CONFIG_DYNAMIC_FTRACE=y \
+		CONFIG_FUNCTION_PROFILER=y; } > $(BUILD)/Kconfig.fragment.prof
+	$(call kconfig,$(KOBJ_PROF),$(BUILD)/Kconfig.fragment.prof)
+
+bench-select: deps all $(KOBJ_PROF)/.config
+	$(call kmake,$(KOBJ_PROF)) bzImage modules
+	mkdir -p $(PROF_MOD)/root/kselftest/dlqos
+	rsync -rc $(TESTMOD)/ $(PROF_MOD)/src/
+	$(call kmake,$(KOBJ_PROF)) M=$(PROF_MOD)/src modules
+	cp $(PROF_MOD)/src/test_cpuidle.ko $(PROF_MOD)/root/kselftest/dlqos/
+	cd $(PROF_MOD)/root && find . | cpio -o -H newc --quiet > ../extra.cpio
+	cat $(INITRAMFS) $(PROF_MOD)/extra.cpio > $(PROF_MOD)/initramfs.cpio
+	timeout $(TIMEOUT) qemu-system-x86_64 -nographic -no-reboot -nic none \
+		-cpu max -smp 1 -m $(MEM) -kernel $(KOBJ_PROF)/arch/x86/boot/bzImage \
+		-initrd $(PROF_MOD)/initramfs.cpio -icount shift=$(ICOUNT_SHIFT),sleep=off \
+		-append "console=ttyS0 panic=-1 loglevel=5 rig.mode=select rig.icount=1 rig.idle_table=spr" \
+		< /dev/null > $(BUILD)/bench/select.log 2>&1
+	@grep -q '^DLQOS-RIG-DONE' $(BUILD)/bench/select.log || \
+		{ echo "bench: the select guest did not finish: $(BUILD)/bench/select.log"; exit 1; }
+	@awk '/^SELECT/ { printf "| %s | %s | %d | %.0f |\n", $$2, $$3, $$4, $$5 * 1000 }' \
+		$(BUILD)/bench/select.log | \
+	{ printf "| governor | function | calls | ns per call (guest time, profiler included) |\n|---|---|---|---|\n"; cat; } \
+		| tee $(BUILD)/bench/select.md
+
+bench: bench-energy bench-hook bench-select
 
 # The patch series for upstream review: git format-patch output with a
 # cover letter in build/series, checked (checkpatch --strict, kernel-doc);

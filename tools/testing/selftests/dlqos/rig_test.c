@@ -2,9 +2,12 @@
 /*
  * Tests of the test rig itself: the test cpuidle driver exposes the states
  * of its table, refuses malformed tables, lets every governor use more than
- * one state, and really pays a state's exit latency on wakeup.
+ * one state, really pays a state's exit latency on wakeup, and logs its
+ * idle periods (for make bench) as the CPU really spent them.
  */
+#define _GNU_SOURCE
 #include <pthread.h>
+#include <sched.h>
 #include <sys/prctl.h>
 
 #include "../kselftest_harness.h"
@@ -251,6 +254,105 @@ TEST_F(driver, exit_latency_is_paid)
 	 */
 	EXPECT_GE(late[ARRAY_SIZE(late) / 2], 290 * 1000);
 	enable_all_states();
+}
+
+/* One line of /sys/kernel/debug/test_cpuidle/intervals. */
+struct idle_period {
+	int cpu, state, flags;
+	unsigned long long entry, length;
+};
+
+#define LOG_FILE	"/sys/kernel/debug/test_cpuidle/intervals"
+#define MAX_PERIODS	4096
+
+static int read_log(struct idle_period *p, int max)
+{
+	FILE *f = fopen(LOG_FILE, "r");
+	int n = 0;
+
+	if (!f)
+		return -errno;
+	while (n < max && fscanf(f, "%d %d %llu %llu %d", &p[n].cpu,
+				 &p[n].state, &p[n].entry, &p[n].length,
+				 &p[n].flags) == 5)
+		n++;
+	fclose(f);
+	return n;
+}
+
+/*
+ * With C6 alone enabled and this task on CPU 0 sleeping until absolute
+ * times, CPU 0's log has, for most of those times (CPU 0 may be running
+ * something else), one C6 period that started before it and ended (the
+ * timer's interrupt) no earlier, and never two; the periods of a CPU
+ * never overlap; clearing the log drops every period that ended before
+ * the clear.
+ */
+TEST_F(driver, idle_log)
+{
+	static struct idle_period p[MAX_PERIODS];
+	uint64_t next[20], cleared;
+	cpu_set_t set;
+	char buf[256];
+	int i, k, n, found, covered;
+
+	ASSERT_EQ(0, load_test_driver("table=spr log=4096"));
+	ASSERT_EQ(4, nr_states(0));
+	for (i = 0; i < 3; i++)
+		ASSERT_EQ(0, set_state_disabled(i, 1));
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(set), &set));
+	ASSERT_EQ(0, prctl(PR_SET_TIMERSLACK, 1));
+
+	ASSERT_EQ(0, write_file(LOG_FILE, "1"));
+	next[0] = now_ns(CLOCK_MONOTONIC);
+	for (i = 0; i < ARRAY_SIZE(next); i++) {
+		next[i] = (i ? next[i - 1] : next[0]) + 5 * 1000 * 1000;
+		sleep_until(CLOCK_MONOTONIC, next[i]);
+	}
+	n = read_log(p, MAX_PERIODS);
+	ASSERT_GT(n, 0);
+	ASSERT_LT(n, MAX_PERIODS);
+	for (i = 0, covered = 0; i < ARRAY_SIZE(next); i++) {
+		found = 0;
+		for (k = 0; k < n; k++)
+			if (p[k].cpu == 0 && p[k].state == 3 &&
+			    p[k].entry < next[i] &&
+			    p[k].entry + p[k].length >= next[i])
+				found++;
+		EXPECT_LE(found, 1);
+		covered += found;
+	}
+	/* Unless something else ran on CPU 0 at that moment. */
+	TH_LOG("%d of %zu wakeups ended a logged C6 period", covered,
+	       ARRAY_SIZE(next));
+	EXPECT_GE(covered, ARRAY_SIZE(next) * 3 / 4);
+	for (k = 1; k < n; k++) {
+		EXPECT_TRUE(p[k].state >= 0 && p[k].state < 4);
+		if (p[k].cpu == p[k - 1].cpu)
+			EXPECT_LE(p[k - 1].entry + p[k - 1].length, p[k].entry);
+	}
+
+	cleared = now_ns(CLOCK_MONOTONIC);
+	ASSERT_EQ(0, write_file(LOG_FILE, "1"));
+	n = read_log(p, MAX_PERIODS);
+	ASSERT_LE(0, n);
+	for (k = 0; k < n; k++)
+		EXPECT_GE(p[k].entry + p[k].length, cleared);
+	ASSERT_EQ(0, read_file("/sys/kernel/debug/test_cpuidle/dropped", buf,
+			       sizeof(buf)));
+	EXPECT_EQ(0, strncmp(buf, "cpu0 0", 6));
+	enable_all_states();
+}
+
+/* Without log=, there is no log; an oversized log is refused. */
+TEST_F(driver, idle_log_parameter)
+{
+	ASSERT_EQ(0, load_test_driver("table=spr"));
+	EXPECT_NE(0, access(LOG_FILE, F_OK));
+	ASSERT_EQ(0, unload_test_driver());
+	EXPECT_EQ(-EINVAL, load_test_driver("table=spr log=99999999"));
 }
 
 TEST_HARNESS_MAIN

@@ -19,20 +19,40 @@
  *                    non-decreasing exit latency
  *   poll=1           state 0 polls (default); poll=0 leaves it out
  *   poll_mw=N        power_usage of the polling state
+ *   log=N            keep a log of the last N idle periods of each CPU
+ *                    (default 0: no log), for `make bench`
  *
  * The power_usage of each state (mW) lets an energy model be computed from
  * the standard usage/time counters in sysfs.  Malformed tables are refused
  * with -EINVAL and a message saying what is wrong.
+ *
+ * With log=N, /sys/kernel/debug/test_cpuidle/intervals lists the idle
+ * periods of every CPU, one per line: "cpu state entry_ns length_ns
+ * flags", where entry_ns is the CLOCK_MONOTONIC time the state was
+ * entered, length_ns the time until the wakeup event (the halt ended, or
+ * need_resched for the polling state; the exit latency spun afterwards is
+ * not included) and flags bit 0 says that the period continues the
+ * previous one: the CPU ran no task in between (the previous one ended by
+ * an interrupt that woke no task, such as the tick, or by the poll time
+ * limit).  Consecutive polling periods that only the poll time limit
+ * separated are merged into one line.  Writing to the file clears the log;
+ * .../dropped shows the periods each CPU could not log (log full).
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cpu.h>
 #include <linux/cpuidle.h>
+#include <linux/debugfs.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
+#include <linux/percpu.h>
 #include <linux/sched/clock.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/smp.h>
 #include <linux/string.h>
+#include <linux/timekeeping.h>
 
 #define TABLE_LEN	256
 
@@ -48,6 +68,44 @@ static unsigned int poll_mw = 3000;
 module_param(poll_mw, uint, 0444);
 MODULE_PARM_DESC(poll_mw, "power_usage of the polling state in mW (default: 3000)");
 
+static unsigned int log_len;
+module_param_named(log, log_len, uint, 0444);
+MODULE_PARM_DESC(log, "idle periods logged per CPU (default: 0, no log)");
+
+#define LOG_MAX		BIT(22)
+#define LOG_CONTINUED	1
+
+/* One idle period; see the header comment. */
+struct idle_record {
+	u64 entry_ns;
+	u64 length_ns;
+	u8 state;
+	u8 flags;
+};
+
+/**
+ * struct idle_log - the idle periods of one CPU
+ * @rec:	@log_len records, written only by the CPU, with IRQs off
+ * @count:	records written (published with release semantics)
+ * @dropped:	periods not logged because the log was full
+ * @poll_limit:	the last period was a polling period that the poll time
+ *		limit ended
+ * @switches:	context switches of the idle task at the end of the last
+ *		period: unchanged at the next one if no task ran in between
+ */
+struct idle_log {
+	struct idle_record *rec;
+	unsigned int count;
+	unsigned long dropped;
+	bool poll_limit;
+	unsigned long switches;
+};
+
+static DEFINE_PER_CPU(struct idle_log, idle_logs);
+static struct dentry *debugfs_dir;
+static int (*poll_enter)(struct cpuidle_device *dev,
+			 struct cpuidle_driver *drv, int index);
+
 static const struct {
 	const char *name;
 	const char *table;
@@ -61,14 +119,50 @@ static struct cpuidle_driver test_cpuidle_driver = {
 	.name = "test_cpuidle",
 };
 
+/* Log one idle period of this CPU; called with IRQs off. */
+static void log_idle(int state, u64 entry_ns, u64 end_ns, bool poll_limit)
+{
+	struct idle_log *log = this_cpu_ptr(&idle_logs);
+	struct idle_record *last;
+	unsigned int n = log->count;
+	/* current is this CPU's idle task: did it switch to a task since? */
+	unsigned long switches = current->nvcsw + current->nivcsw;
+	bool continued = n && log->switches == switches;
+	bool sliced = continued && log->poll_limit;
+
+	log->poll_limit = poll_limit;
+	log->switches = switches;
+	if (!log->rec)
+		return;
+	/* Another slice of a polling period the poll time limit cut: extend. */
+	if (sliced && log->rec[n - 1].state == state) {
+		last = &log->rec[n - 1];
+		last->length_ns = end_ns - last->entry_ns;
+		return;
+	}
+	if (n >= log_len) {
+		log->dropped++;
+		return;
+	}
+	log->rec[n] = (struct idle_record) {
+		.entry_ns = entry_ns,
+		.length_ns = end_ns - entry_ns,
+		.state = state,
+		.flags = continued ? LOG_CONTINUED : 0,
+	};
+	/* The record is complete before a reader sees the count. */
+	smp_store_release(&log->count, n + 1);
+}
+
 static int test_cpuidle_enter(struct cpuidle_device *dev,
 			      struct cpuidle_driver *drv, int index)
 {
 	u64 exit_ns = drv->states[index].exit_latency_ns;
-	u64 start;
+	u64 start, entry = ktime_get_mono_fast_ns();
 
 	/* Halt until an interrupt; returns with interrupts disabled. */
 	arch_cpu_idle();
+	log_idle(index, entry, ktime_get_mono_fast_ns(), false);
 
 	/* Then pay the exit latency, as the hardware would. */
 	start = local_clock();
@@ -76,6 +170,17 @@ static int test_cpuidle_enter(struct cpuidle_device *dev,
 		cpu_relax();
 
 	return index;
+}
+
+/* The cpuidle core's polling state, logged. */
+static int test_cpuidle_poll(struct cpuidle_device *dev,
+			     struct cpuidle_driver *drv, int index)
+{
+	u64 entry = ktime_get_mono_fast_ns();
+	int ret = poll_enter(dev, drv, index);
+
+	log_idle(index, entry, ktime_get_mono_fast_ns(), dev->poll_time_limit);
+	return ret;
 }
 
 static int parse_u32(char *s, unsigned int max, unsigned int *val,
@@ -157,6 +262,10 @@ static int build_table(struct cpuidle_driver *drv)
 	if (poll) {
 		cpuidle_poll_state_init(drv);
 		drv->states[0].power_usage = mw;
+		if (log_len) {
+			poll_enter = drv->states[0].enter;
+			drv->states[0].enter = test_cpuidle_poll;
+		}
 		n = 1;
 	}
 
@@ -182,19 +291,154 @@ static int build_table(struct cpuidle_driver *drv)
 	return 0;
 }
 
+/* seq_file position -> (CPU, record) over the logs of all CPUs. */
+static struct idle_record *log_at(loff_t pos, int *cpu)
+{
+	for_each_possible_cpu(*cpu) {
+		struct idle_log *log = per_cpu_ptr(&idle_logs, *cpu);
+		/* Pairs with log_idle(): records below n are complete. */
+		unsigned int n = smp_load_acquire(&log->count);
+
+		if (pos < n)
+			return &log->rec[pos];
+		pos -= n;
+	}
+	return NULL;
+}
+
+static void *intervals_start(struct seq_file *m, loff_t *pos)
+{
+	int cpu;
+
+	return log_at(*pos, &cpu);
+}
+
+static void *intervals_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	int cpu;
+
+	return log_at(++*pos, &cpu);
+}
+
+static void intervals_stop(struct seq_file *m, void *v)
+{
+}
+
+static int intervals_show(struct seq_file *m, void *v)
+{
+	struct idle_record *r;
+	int cpu;
+
+	r = log_at(m->index, &cpu);
+	if (r)
+		seq_printf(m, "%d %u %llu %llu %u\n", cpu, r->state, r->entry_ns,
+			   r->length_ns, r->flags);
+	return 0;
+}
+
+static const struct seq_operations intervals_seq_ops = {
+	.start	= intervals_start,
+	.next	= intervals_next,
+	.stop	= intervals_stop,
+	.show	= intervals_show,
+};
+
+static int intervals_open(struct inode *inode, struct file *file)
+{
+	return seq_open(file, &intervals_seq_ops);
+}
+
+/* Runs on each CPU with IRQs off: no idle period is being logged. */
+static void log_clear(void *unused)
+{
+	struct idle_log *log = this_cpu_ptr(&idle_logs);
+
+	WRITE_ONCE(log->count, 0);
+	log->dropped = 0;
+	log->poll_limit = false;
+}
+
+static ssize_t intervals_write(struct file *file, const char __user *buf,
+			       size_t len, loff_t *ppos)
+{
+	on_each_cpu(log_clear, NULL, 1);
+	return len;
+}
+
+static const struct file_operations intervals_fops = {
+	.owner		= THIS_MODULE,
+	.open		= intervals_open,
+	.read		= seq_read,
+	.write		= intervals_write,
+	.llseek		= seq_lseek,
+	.release	= seq_release,
+};
+
+static int dropped_show(struct seq_file *m, void *v)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		seq_printf(m, "cpu%d %lu\n", cpu,
+			   READ_ONCE(per_cpu_ptr(&idle_logs, cpu)->dropped));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(dropped);
+
+static void log_free(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		kvfree(per_cpu_ptr(&idle_logs, cpu)->rec);
+		per_cpu_ptr(&idle_logs, cpu)->rec = NULL;
+	}
+}
+
+static int log_init(void)
+{
+	int cpu;
+
+	if (!log_len)
+		return 0;
+	if (log_len > LOG_MAX) {
+		pr_err("log=%u: at most %lu records per CPU\n", log_len, LOG_MAX);
+		return -EINVAL;
+	}
+	for_each_possible_cpu(cpu) {
+		struct idle_record *rec = kvcalloc(log_len, sizeof(*rec),
+						   GFP_KERNEL);
+
+		if (!rec) {
+			log_free();
+			return -ENOMEM;
+		}
+		per_cpu_ptr(&idle_logs, cpu)->rec = rec;
+	}
+	debugfs_dir = debugfs_create_dir("test_cpuidle", NULL);
+	debugfs_create_file("intervals", 0600, debugfs_dir, NULL,
+			    &intervals_fops);
+	debugfs_create_file("dropped", 0400, debugfs_dir, NULL,
+			    &dropped_fops);
+	return 0;
+}
+
 static int __init test_cpuidle_init(void)
 {
 	struct cpuidle_driver *drv = &test_cpuidle_driver;
 	int ret, i;
 
-	ret = build_table(drv);
+	ret = log_init();
 	if (ret)
 		return ret;
+	ret = build_table(drv);
+	if (ret)
+		goto free;
 
 	ret = cpuidle_register(drv, NULL);
 	if (ret) {
 		pr_err("cpuidle_register failed: %d\n", ret);
-		return ret;
+		goto free;
 	}
 	for (i = 0; i < drv->state_count; i++)
 		pr_info("state%d %s: exit latency %u us, target residency %u us, %d mW\n",
@@ -202,11 +446,17 @@ static int __init test_cpuidle_init(void)
 			drv->states[i].target_residency,
 			drv->states[i].power_usage);
 	return 0;
+free:
+	debugfs_remove_recursive(debugfs_dir);
+	log_free();
+	return ret;
 }
 
 static void __exit test_cpuidle_exit(void)
 {
 	cpuidle_unregister(&test_cpuidle_driver);
+	debugfs_remove_recursive(debugfs_dir);
+	log_free();
 }
 
 module_init(test_cpuidle_init);

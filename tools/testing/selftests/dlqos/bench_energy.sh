@@ -1,0 +1,172 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench_energy.sh: the guest half of the energy and deadline-miss benchmark
+# of `make bench` (rig.mode=energy).  Loads the test cpuidle driver with its
+# idle log, then runs every workload under every policy for
+# DLQOS_BENCH_SECONDS (default 3) of guest time and prints, per cell:
+#
+#   CELL table workload policy
+#   LIMIT limit_us                 dl_idle_qos limit while the tasks run
+#   T ... / J ...                  dl_bench's tasks and jobs
+#   CD thread deadline_us cycles min_us avg_us max_us   (cyclicdeadline)
+#   RES cpu state usage time_us    sysfs counters, deltas over the run
+#   I cpu state entry_ns length_ns flags   the driver's idle log
+#   DROPPED cpuN n
+#   END
+#
+# The host (rig/bench-energy.py) turns that into the tables and the plot.
+#
+# bench_energy.sh select (rig.mode=select, on a kernel with the function
+# profiler): the mixed workload under each governor, and the profiler's
+# hits and mean time (us) of the governors' select functions:
+#   SELECT governor function hits avg_us
+# local_touch_nmi, an empty function called once per idle loop, shows what
+# the profiler itself adds to each call.
+# Workloads are periodic deadline task sets for one CPU (the benchmark
+# boots one: under -icount all CPUs share one instruction clock, so a busy
+# or polling CPU would slow the others down in guest time), given as
+# RUNTIME:DEADLINE:PERIOD:WORK[:OFFSET] in microseconds, WORK = 0.8 RUNTIME;
+# see the Benchmarks section of Documentation/scheduler/sched-deadline-idle.rst.
+here=$(dirname "$0")
+table=${DLQOS_IDLE_TABLE:-spr}
+secs=${DLQOS_BENCH_SECONDS:-3}
+cpuidle=/sys/devices/system/cpu/cpuidle
+state=/sys/kernel/debug/dl_idle_qos/state
+log=/sys/kernel/debug/test_cpuidle/intervals
+sysctl=/proc/sys/kernel/sched_dl_idle_qos
+
+workload()
+{
+	case $1 in
+	light)	echo 500:5000:5000:400 1000:10000:10000:800:2000 ;;
+	medium)	echo 1500:10000:10000:1200 1500:10000:10000:1200:5000 \
+		     3000:20000:20000:2400:2500 3000:20000:20000:2400:7500 ;;
+	heavy)	echo 2000:10000:10000:1600 2000:10000:10000:1600 \
+		     2000:10000:10000:1600 2000:10000:10000:1600 ;;
+	tight)	echo 700:800:10000:560 1200:1400:20000:960:5000 ;;
+	mixed)	echo 150:1000:1000:120 400:4000:5000:320:300 \
+		     2000:20000:20000:1600:600 10000:100000:100000:8000:900 ;;
+	esac
+}
+
+# Policy: governor, publication of the limit, cpu_dma_latency held at 0.
+policy()
+{
+	exec 3>&-
+	case $1 in
+	*-pub)	echo 1 > $sysctl ;;
+	*)	[ -w $sysctl ] && echo 0 > $sysctl ;;
+	esac
+	case $1 in
+	dlqos)	echo 1 > $sysctl ;;
+	rt-static)
+		exec 3> /dev/cpu_dma_latency
+		echo 0 >&3 ;;
+	esac
+	gov=${1%-pub}
+	[ "$gov" = rt-static ] && gov=menu
+	echo "$gov" > $cpuidle/current_governor
+}
+
+# Wait until the tasks of the previous cell are released (0-lag time).
+settle()
+{
+	i=0
+	while [ -r $state ] && ! grep -q '^tasks: 0$' $state && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	sleep 0.2
+}
+
+counters()
+{
+	for d in /sys/devices/system/cpu/cpu[0-9]*/cpuidle/state*; do
+		c=${d%/cpuidle/*}
+		echo "${c##*cpu} ${d##*state} $(cat $d/usage) $(cat $d/time)"
+	done
+}
+
+limit_us()
+{
+	sleep 0.3
+	if [ -r $state ]; then
+		sed -n 's/^limit_us: //p' $state
+	else
+		echo none
+	fi
+}
+
+# Governor select() cost, from the function profiler.
+select_cost()
+{
+	insmod "$here/test_cpuidle.ko" table="$table" || exit 1
+	t=/sys/kernel/tracing
+	for f in ladder_select_state menu_select teo_select dlqos_select \
+		 local_touch_nmi; do
+		echo "$f" >> $t/set_ftrace_filter
+	done
+	for g in ladder menu teo dlqos; do
+		echo "$g" > $cpuidle/current_governor
+		settle
+		echo 1 > $t/function_profile_enabled
+		"$here/dl_bench" "$secs" $(workload mixed) > /dev/null
+		echo 0 > $t/function_profile_enabled
+		awk -v g="$g" '$1 ~ /_select|local_touch_nmi/ {
+			print "SELECT", g, $1, $2, $5 }' $t/trace_stat/function0
+	done
+}
+
+if [ "$1" = select ]; then
+	select_cost
+	exit 0
+fi
+
+insmod "$here/test_cpuidle.ko" table="$table" log=262144 || exit 1
+for d in /sys/devices/system/cpu/cpu0/cpuidle/state*; do
+	echo "STATE ${d##*state} $(cat $d/name) $(cat $d/latency)" \
+		"$(cat $d/residency) $(cat $d/power)"
+done
+
+for w in ${DLQOS_BENCH_WORKLOADS:-light medium heavy tight mixed cyclicdeadline}; do
+	for p in ${DLQOS_BENCH_POLICIES:-menu teo ladder menu-pub teo-pub dlqos rt-static}; do
+		policy "$p"
+		settle
+		echo "CELL $table $w $p"
+		counters > /tmp/before
+		echo 1 > $log
+		if [ "$w" = cyclicdeadline ]; then
+			# 2 threads, deadline = period 10 ms and 10.5 ms, runtime
+			# 40% (80% over 2 threads on 1 CPU); -D does not end the
+			# run on x86: SIGINT does.
+			timeout -s INT $((secs + 1)) cyclicdeadline -q -t 2 \
+				-i 10000 -s 500 > /tmp/out 2>&1 &
+			pid=$!
+			echo "LIMIT $(limit_us)"
+			wait $pid
+			# "T: 0 (tid) I:10000 C: n Min: n Act: n Avg: n Max: n"
+			awk '/^T:/ {
+				gsub(/: +/, ":")
+				for (i = 1; i <= NF; i++) {
+					split($i, kv, ":")
+					v[kv[1]] = kv[2]
+				}
+				print "CD", v["T"], v["I"], v["C"], v["Min"], v["Avg"], v["Max"]
+			}' /tmp/out
+		else
+			"$here/dl_bench" "$secs" $(workload "$w") > /tmp/out &
+			pid=$!
+			echo "LIMIT $(limit_us)"
+			wait $pid || echo "ERROR dl_bench failed"
+			cat /tmp/out
+		fi
+		counters > /tmp/after
+		paste -d' ' /tmp/before /tmp/after |
+			awk '{ print "RES", $1, $2, $7 - $3, $8 - $4 }'
+		sed 's/^/I /' $log
+		sed 's/^/DROPPED /' /sys/kernel/debug/test_cpuidle/dropped
+		echo END
+	done
+done
+exec 3>&-

@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dl_bench: a set of periodic SCHED_DEADLINE tasks that log every job, for
+ * the energy and deadline-miss benchmark of `make bench`.
+ *
+ *   dl_bench SECONDS RUNTIME:DEADLINE:PERIOD:WORK[:OFFSET] ...  (microseconds)
+ *
+ * One thread per task.  The threads start together and each makes itself
+ * SCHED_DEADLINE OFFSET (default 0) later; the kernel then releases job k
+ * of a task at t + k * PERIOD, where t is the moment of its
+ * sched_setattr().  Each job busy-runs WORK
+ * (a loop calibrated beforehand: under -icount it takes exactly WORK of
+ * guest time when not preempted), then calls sched_yield(), which
+ * throttles the task until its next period, as rt-tests cyclicdeadline
+ * does.  After SECONDS the threads stop, go back to SCHED_OTHER and exit,
+ * and dl_bench prints, on stdout:
+ *
+ *   T task runtime_ns deadline_ns period_ns work_ns
+ *   J task cpu release_ns start_ns finish_ns
+ *
+ * one T line per task and one J line per job, with CLOCK_MONOTONIC times
+ * (the clock of the test cpuidle driver's idle log): the job's deadline is
+ * release + deadline, it started (its thread ran after the release) at
+ * start_ns on CPU cpu and completed at finish_ns.  The release of job 0 is
+ * the time just before sched_setattr(), which may precede the kernel's by
+ * the duration of the call (a few microseconds).
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <sched.h>
+
+#include "dlqos_util.h"
+
+#define MAX_TASKS	16
+
+struct job {
+	uint64_t release, start, finish;
+	int cpu;
+};
+
+struct task {
+	uint64_t runtime, deadline, period, work, offset;
+	pthread_t thread;
+	struct job *jobs;
+	long nr_jobs, max_jobs;
+	int err;
+};
+
+static pthread_barrier_t barrier;
+static int stop;
+static double ns_per_loop;
+
+/*
+ * Called through a volatile pointer, so never inlined: calibration and
+ * jobs run the very same instructions.
+ */
+static void spin_loops(uint64_t loops)
+{
+	uint64_t i;
+
+	for (i = 0; i < loops; i++)
+		asm volatile("" ::: "memory");
+}
+
+static void (*volatile spin)(uint64_t loops) = spin_loops;
+
+/* Guest time per loop iteration: the fastest of a few runs. */
+static void calibrate(void)
+{
+	const uint64_t loops = 2000000;
+	uint64_t t, best = UINT64_MAX;
+	int i;
+
+	for (i = 0; i < 5; i++) {
+		t = now_ns(CLOCK_MONOTONIC);
+		spin(loops);
+		t = now_ns(CLOCK_MONOTONIC) - t;
+		if (t < best)
+			best = t;
+	}
+	ns_per_loop = (double)best / loops;
+}
+
+static void *task_main(void *arg)
+{
+	struct task *t = arg;
+	uint64_t loops = t->work / ns_per_loop, t0;
+	struct job *j;
+
+	pthread_barrier_wait(&barrier);
+	if (t->offset)
+		sleep_until(CLOCK_MONOTONIC, now_ns(CLOCK_MONOTONIC) + t->offset);
+	t0 = now_ns(CLOCK_MONOTONIC);
+	t->err = set_deadline(0, t->runtime, t->deadline, t->period);
+	if (t->err)
+		return NULL;
+	while (!__atomic_load_n(&stop, __ATOMIC_RELAXED) && t->nr_jobs < t->max_jobs) {
+		j = &t->jobs[t->nr_jobs];
+		j->release = t0 + t->nr_jobs * t->period;
+		j->start = now_ns(CLOCK_MONOTONIC);
+		j->cpu = sched_getcpu();
+		spin(loops);
+		j->finish = now_ns(CLOCK_MONOTONIC);
+		t->nr_jobs++;
+		sched_yield();
+	}
+	/* Leave the class first: a dying task with a small runtime is slow. */
+	set_other(0);
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	struct task tasks[MAX_TASKS] = {};
+	unsigned long long c, d, p, w, o;
+	int n = argc - 2, i, ret = 0;
+	long k, seconds;
+
+	if (argc < 3 || n > MAX_TASKS) {
+		fprintf(stderr,
+			"usage: %s SECONDS RUNTIME:DEADLINE:PERIOD:WORK[:OFFSET] ... (us, at most %d tasks)\n",
+			argv[0], MAX_TASKS);
+		return 2;
+	}
+	seconds = atol(argv[1]);
+	for (i = 0; i < n; i++) {
+		struct task *t = &tasks[i];
+
+		o = 0;
+		if (sscanf(argv[i + 2], "%llu:%llu:%llu:%llu:%llu", &c, &d, &p,
+			   &w, &o) < 4 || !p || w > c) {
+			fprintf(stderr,
+				"bad task \"%s\": RUNTIME:DEADLINE:PERIOD:WORK[:OFFSET], WORK <= RUNTIME\n",
+				argv[i + 2]);
+			return 2;
+		}
+		t->runtime = c * 1000;
+		t->deadline = d * 1000;
+		t->period = p * 1000;
+		t->work = w * 1000;
+		t->offset = o * 1000;
+		t->max_jobs = seconds * 1000000 / p + 2;
+		t->jobs = calloc(t->max_jobs, sizeof(*t->jobs));
+		if (!t->jobs)
+			return 1;
+	}
+
+	calibrate();
+	pthread_barrier_init(&barrier, NULL, n + 1);
+	for (i = 0; i < n; i++)
+		if (pthread_create(&tasks[i].thread, NULL, task_main, &tasks[i]))
+			return 1;
+	pthread_barrier_wait(&barrier);
+	sleep(seconds);
+	__atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
+	for (i = 0; i < n; i++)
+		pthread_join(tasks[i].thread, NULL);
+
+	for (i = 0; i < n; i++) {
+		struct task *t = &tasks[i];
+
+		if (t->err) {
+			fprintf(stderr, "task %d: sched_setattr: %s\n", i,
+				strerror(-t->err));
+			ret = 1;
+		}
+		printf("T %d %llu %llu %llu %llu\n", i,
+		       (unsigned long long)t->runtime,
+		       (unsigned long long)t->deadline,
+		       (unsigned long long)t->period,
+		       (unsigned long long)t->work);
+	}
+	for (i = 0; i < n; i++)
+		for (k = 0; k < tasks[i].nr_jobs; k++) {
+			struct job *j = &tasks[i].jobs[k];
+
+			printf("J %d %d %llu %llu %llu\n", i, j->cpu,
+			       (unsigned long long)j->release,
+			       (unsigned long long)j->start,
+			       (unsigned long long)j->finish);
+		}
+	return ret;
+}
