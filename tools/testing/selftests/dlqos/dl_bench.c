@@ -51,8 +51,8 @@ static int stop;
 static double ns_per_loop;
 
 /*
- * Called through a volatile pointer, so never inlined: calibration and
- * jobs run the very same instructions.
+ * Called through a pointer other files could change, so never inlined:
+ * calibration and jobs run the very same instructions.
  */
 static void spin_loops(uint64_t loops)
 {
@@ -62,7 +62,7 @@ static void spin_loops(uint64_t loops)
 		asm volatile("" ::: "memory");
 }
 
-static void (*volatile spin)(uint64_t loops) = spin_loops;
+void (*spin)(uint64_t loops) = spin_loops;
 
 /* Guest time per loop iteration: the fastest of a few runs. */
 static void calibrate(void)
