@@ -17,6 +17,8 @@
 #   DEBUG        1: kernel with lockdep, DEBUG_ATOMIC_SLEEP, KASAN, UBSAN,
 #                KMEMLEAK and DEBUG_OBJECTS (Kconfig.debug.fragment), built
 #                in build/obj-debug; kmemleak is scanned after the tests
+#   RT           1: PREEMPT_RT kernel (Kconfig.rt.fragment), built in
+#                build/obj-rt; with DEBUG=1 both, in build/obj-debug-rt
 #   ICOUNT       1 (default): guest time derived from the instruction count
 #                (-icount shift=$(ICOUNT_SHIFT),sleep=off), so exit
 #                latencies and deadline misses are deterministic; 0: plain
@@ -32,6 +34,7 @@
 
 SMP		?= 2
 DEBUG		?= 0
+RT		?= 0
 ICOUNT		?= 1
 ICOUNT_SHIFT	?= 1
 IDLE_TABLE	?= spr
@@ -43,14 +46,11 @@ JOBS		?= $(shell nproc)
 BUILD		:= build
 KTAR		:= /usr/src/linux-source-6.12.tar.xz
 KSRC		:= $(abspath $(BUILD)/linux)
-# DEBUG=1 builds a second kernel, with the debug options, in its own tree.
-ifeq ($(DEBUG),1)
-KOBJ		:= $(abspath $(BUILD)/obj-debug)
-FRAGMENTS	:= Kconfig.fragment Kconfig.debug.fragment
-else
-KOBJ		:= $(abspath $(BUILD)/obj)
-FRAGMENTS	:= Kconfig.fragment
-endif
+# DEBUG=1 and RT=1 build other kernels, each in its own tree.
+on		= $(filter 1,$($(1)))
+KOBJ		:= $(abspath $(BUILD)/obj$(if $(call on,DEBUG),-debug)$(if $(call on,RT),-rt))
+FRAGMENTS	:= Kconfig.fragment $(if $(call on,DEBUG),Kconfig.debug.fragment) \
+		   $(if $(call on,RT),Kconfig.rt.fragment)
 IMAGE		:= $(KOBJ)/arch/x86/boot/bzImage
 INITRAMFS	:= $(BUILD)/initramfs.cpio
 ROOTFS		:= $(abspath $(BUILD)/rootfs)
@@ -76,7 +76,7 @@ DEPS		:= linux-source-6.12 qemu-system-x86 busybox-static rt-tests \
 
 QEMU_APPEND	= console=ttyS0 panic=-1 loglevel=5 \
 		   rig.mode=$(MODE) rig.idle_table=$(IDLE_TABLE) rig.icount=$(ICOUNT) \
-		   rig.debug=$(DEBUG) \
+		   rig.debug=$(DEBUG) rig.rt=$(RT) \
 		   $(if $(GOVERNOR),cpuidle.governor=$(GOVERNOR))
 , := ,
 QEMU		:= qemu-system-x86_64 -nographic -no-reboot -nic none -cpu max \
@@ -143,7 +143,8 @@ overlay: $(BUILD)/.patched
 .PHONY: overlay
 
 # $(call kconfig,OBJDIR,FRAGMENTS): tinyconfig + fragments, checked: every
-# =y line of the fragments must be in the result.
+# option the fragments leave at =y (a later fragment may unset an earlier
+# one's) must be =y in the result.
 define kconfig
 	mkdir -p $(1)
 	$(call kmake,$(1)) tinyconfig >/dev/null
@@ -151,7 +152,10 @@ define kconfig
 		-m -O $(1) $(1)/.config $(abspath $(2)) \
 		> $(CURDIR)/$(BUILD)/merge_config.log
 	$(call kmake,$(1)) olddefconfig >/dev/null
-	@missing=$$(cat $(2) | grep '^CONFIG_.*=y' | \
+	@missing=$$(awk '/^CONFIG_[A-Za-z0-9_]+=/ { split($$0, kv, "="); \
+			v[kv[1]] = $$0 } \
+		/^# CONFIG_[A-Za-z0-9_]+ is not set/ { v[$$2] = "" } \
+		END { for (k in v) if (v[k] ~ /=y$$/) print v[k] }' $(2) | \
 		while read l; do grep -qx "$$l" $(1)/.config || echo "$$l"; done); \
 	if [ -n "$$missing" ]; then \
 		echo "Kconfig fragment options not in the final .config:"; \
