@@ -31,6 +31,8 @@
 #   DEBUG        1: kernel with lockdep, DEBUG_ATOMIC_SLEEP, KASAN, UBSAN,
 #                KMEMLEAK and DEBUG_OBJECTS (Kconfig.debug.fragment), built
 #                in build/obj-debug; kmemleak is scanned after the tests
+#   RT           1: PREEMPT_RT kernel (Kconfig.rt.fragment), built in
+#                build/obj-rt; with DEBUG=1 both, in build/obj-debug-rt
 #   ICOUNT       1 (default): guest time derived from the instruction count
 #                (-icount shift=$(ICOUNT_SHIFT),sleep=off), so exit
 #                latencies and deadline misses are deterministic; 0: plain
@@ -50,6 +52,7 @@
 ARCH		?= x86_64
 SMP		?= 2
 DEBUG		?= 0
+RT		?= 0
 ICOUNT		?= 1
 ICOUNT_SHIFT	?= 1
 IDLE_TABLE	?= spr
@@ -87,14 +90,12 @@ else
 $(error ARCH=$(ARCH): x86_64 or arm64)
 endif
 
-# DEBUG=1 builds a second kernel, with the debug options, in its own tree.
-ifeq ($(DEBUG),1)
-KOBJ		:= $(abspath $(BUILD)/obj$(ASUFFIX)-debug)
-FRAGMENTS	:= Kconfig.fragment $(ARCH_FRAGMENT) Kconfig.debug.fragment
-else
-KOBJ		:= $(abspath $(BUILD)/obj$(ASUFFIX))
-FRAGMENTS	:= Kconfig.fragment $(ARCH_FRAGMENT)
-endif
+# DEBUG=1 and RT=1 build other kernels, each in its own tree.
+on		= $(filter 1,$($(1)))
+KOBJ		:= $(abspath $(BUILD)/obj$(ASUFFIX)$(if $(call on,DEBUG),-debug)$(if $(call on,RT),-rt))
+FRAGMENTS	:= Kconfig.fragment $(ARCH_FRAGMENT) \
+		   $(if $(call on,DEBUG),Kconfig.debug.fragment) \
+		   $(if $(call on,RT),Kconfig.rt.fragment)
 IMAGE		:= $(KOBJ)/$(KIMAGE)
 INITRAMFS	:= $(BUILD)/initramfs$(ASUFFIX).cpio
 ROOTFS		:= $(abspath $(BUILD)/rootfs$(ASUFFIX))
@@ -134,7 +135,7 @@ ARM64_ROOT	:= $(BUILD)/debs-arm64/root
 
 QEMU_APPEND	= console=$(CONSOLE) panic=-1 loglevel=5 \
 		   rig.mode=$(MODE) rig.idle_table=$(IDLE_TABLE) rig.icount=$(ICOUNT) \
-		   rig.debug=$(DEBUG) \
+		   rig.debug=$(DEBUG) rig.rt=$(RT) \
 		   $(if $(GOVERNOR),cpuidle.governor=$(GOVERNOR))
 , := ,
 QEMU		:= $(QEMU_SYSTEM) -nographic -no-reboot -nic none \
@@ -214,8 +215,8 @@ overlay: $(BUILD)/.patched
 .PHONY: overlay
 
 # $(call kconfig,OBJDIR,FRAGMENTS): tinyconfig + fragments, checked: every
-# option a fragment sets to y (and no later fragment unsets) must be y in
-# the result.
+# option the fragments leave at =y (a later fragment may unset an earlier
+# one's) must be =y in the result.
 define kconfig
 	mkdir -p $(1)
 	$(call kmake,$(1)) tinyconfig >/dev/null
@@ -223,9 +224,10 @@ define kconfig
 		-m -O $(1) $(1)/.config $(abspath $(2)) \
 		> $(CURDIR)/$(BUILD)/merge_config.log
 	$(call kmake,$(1)) olddefconfig >/dev/null
-	@missing=$$(cat $(2) | \
-		sed -n 's/^\(CONFIG_[A-Za-z0-9_]*\)=y$$/\1 y/p; s/^# \(CONFIG_[A-Za-z0-9_]*\) is not set$$/\1 n/p' | \
-		awk '{ v[$$1] = $$2 } END { for (o in v) if (v[o] == "y") print o "=y" }' | \
+	@missing=$$(awk '/^CONFIG_[A-Za-z0-9_]+=/ { split($$0, kv, "="); \
+			v[kv[1]] = $$0 } \
+		/^# CONFIG_[A-Za-z0-9_]+ is not set/ { v[$$2] = "" } \
+		END { for (k in v) if (v[k] ~ /=y$$/) print v[k] }' $(2) | \
 		while read l; do grep -qx "$$l" $(1)/.config || echo "$$l"; done); \
 	if [ -n "$$missing" ]; then \
 		echo "Kconfig fragment options not in the final .config:"; \

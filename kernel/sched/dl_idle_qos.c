@@ -833,14 +833,33 @@ static int dlq_state_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(dlq_state);
 
+/*
+ * A write must be exactly one value, 0 or 1, optionally surrounded by
+ * whitespace, written at offset 0; anything else is refused with -EINVAL
+ * and changes nothing (proc_dointvec_minmax() alone accepts an empty write
+ * and ignores what follows the first value).
+ */
 static int dlq_sysctl_handler(const struct ctl_table *table, int write,
 			      void *buffer, size_t *lenp, loff_t *ppos)
 {
-	int ret = proc_dointvec_minmax(table, write, buffer, lenp, ppos);
+	struct ctl_table tmp = *table;
+	size_t len = *lenp;
+	int val, ret;
 
-	if (!ret && write && READ_ONCE(dlq_ready))
+	if (!write)
+		return proc_dointvec_minmax(table, write, buffer, lenp, ppos);
+	if (!len || *ppos)
+		return -EINVAL;
+	tmp.data = &val;
+	ret = proc_dointvec_minmax(&tmp, write, buffer, lenp, ppos);
+	if (ret)
+		return ret;
+	if (*lenp != len)
+		return -EINVAL;
+	WRITE_ONCE(dlq_enabled, val);
+	if (READ_ONCE(dlq_ready))
 		dlq_publish();
-	return ret;
+	return 0;
 }
 
 static struct ctl_table dlq_sysctls[] = {

@@ -18,7 +18,7 @@
  *                    custom, up to CPUIDLE_STATE_MAX - 1 states with
  *                    non-decreasing exit latency
  *   poll=1           state 0 polls (default); poll=0 leaves it out
- *   poll_mw=N        power_usage of the polling state
+ *   poll_mw=N        power_usage of the polling state, 0..1000000
  *   log=N            keep a log of the last N idle periods of each CPU
  *                    (default 0: no log), for `make bench`
  *
@@ -55,6 +55,8 @@
 #include <linux/timekeeping.h>
 
 #define TABLE_LEN	256
+/* power_usage is an int: keep every power value far below INT_MAX. */
+#define MAX_POWER_MW	1000000
 
 static char table[TABLE_LEN] = "spr";
 module_param_string(table, table, sizeof(table), 0444);
@@ -224,7 +226,7 @@ static int parse_state(char *spec, struct cpuidle_state *st)
 	/* Limits keep every value representable in the cpuidle core. */
 	if (parse_u32(field[0], 10000000, &exit_us, "exit latency", name) ||
 	    parse_u32(field[1], 100000000, &residency_us, "target residency", name) ||
-	    parse_u32(field[2], 1000000, &power_mw, "power", name))
+	    parse_u32(field[2], MAX_POWER_MW, &power_mw, "power", name))
 		return -EINVAL;
 	if (residency_us < exit_us) {
 		pr_err("state %s: target residency %u us below exit latency %u us\n",
@@ -259,6 +261,10 @@ static int build_table(struct cpuidle_driver *drv)
 		}
 	}
 
+	if (mw > MAX_POWER_MW) {
+		pr_err("poll_mw %u is not in 0..%u\n", mw, MAX_POWER_MW);
+		return -EINVAL;
+	}
 	if (poll) {
 		cpuidle_poll_state_init(drv);
 		drv->states[0].power_usage = mw;

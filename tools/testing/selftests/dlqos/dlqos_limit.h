@@ -1,0 +1,309 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The kernel's view of the deadline-derived idle latency limit (debugfs
+ * dl_idle_qos/state) and an independent exact model of it, shared by
+ * limit_test and churn_test.
+ *
+ * For the SCHED_DEADLINE tasks a test admitted (runtime C, deadline D,
+ * period P), the fair servers of the online CPUs (read from debugfs), the
+ * admission cap (sched_rt_runtime_us / sched_rt_period_us) and the number
+ * of online CPUs M, the exact limit is
+ *
+ *   L* = min(min(D - C), (cap * M - sum(C/P) - sum(servers)) / sum(1/P))
+ *
+ * computed here in exact rational arithmetic (GMP).  The kernel's limit_ns
+ * must be floor(L*) or 1 ns below, and the published value (microseconds)
+ * must satisfy published * 1000 <= L* <= (published + 1) * 1000.
+ *
+ * Include after kselftest_harness.h and dlqos_util.h; link with -lgmp.
+ */
+#ifndef DLQOS_LIMIT_H
+#define DLQOS_LIMIT_H
+
+#include <gmp.h>
+
+#define US		1000ull
+#define MS		1000000ull
+#define NONE		UINT64_MAX
+#define MAX_TASKS	256
+#define STATE_FILE	"/sys/kernel/debug/dl_idle_qos/state"
+#define SYSCTL		"/proc/sys/kernel/sched_dl_idle_qos"
+#define RT_RUNTIME	"/proc/sys/kernel/sched_rt_runtime_us"
+#define RT_PERIOD	"/proc/sys/kernel/sched_rt_period_us"
+#define TRACE		"/sys/kernel/tracing"
+#define PM_QOS_DEFAULT	2000000000
+
+/* The kernel's view, from debugfs. */
+struct state {
+	int publication;
+	long tasks;
+	uint64_t rule1_ns, rule2_ns, limit_ns;
+	long long limit_us, published_us;	/* -1: none */
+	long cpus;
+};
+
+static uint64_t parse_u64(const char *v)
+{
+	return strncmp(v, "none", 4) ? strtoull(v, NULL, 10) : NONE;
+}
+
+static long long parse_us(const char *v)
+{
+	return strncmp(v, "none", 4) ? strtoll(v, NULL, 10) : -1;
+}
+
+static int read_state(struct state *s)
+{
+	FILE *f = fopen(STATE_FILE, "r");
+	char line[256], *v;
+
+	if (!f)
+		return -errno;
+	memset(s, 0, sizeof(*s));
+	while (fgets(line, sizeof(line), f)) {
+		v = strchr(line, ':');
+		if (!v)
+			continue;
+		*v++ = '\0';
+		while (*v == ' ')
+			v++;
+		if (!strcmp(line, "publication"))
+			s->publication = !strncmp(v, "on", 2);
+		else if (!strcmp(line, "tasks"))
+			s->tasks = atol(v);
+		else if (!strcmp(line, "rule1_ns"))
+			s->rule1_ns = parse_u64(v);
+		else if (!strcmp(line, "rule2_ns"))
+			s->rule2_ns = parse_u64(v);
+		else if (!strcmp(line, "limit_ns"))
+			s->limit_ns = parse_u64(v);
+		else if (!strcmp(line, "limit_us"))
+			s->limit_us = parse_us(v);
+		else if (!strcmp(line, "published_us"))
+			s->published_us = parse_us(v);
+		else if (!strcmp(line, "cpus"))
+			s->cpus = atol(v);
+	}
+	fclose(f);
+	return 0;
+}
+
+/* The value of the cpu_latency_qos constraint, as user space sees it. */
+static long long read_cpu_dma_latency(void)
+{
+	int fd = open("/dev/cpu_dma_latency", O_RDONLY);
+	int32_t v;
+
+	if (fd < 0)
+		return -1;
+	if (read(fd, &v, sizeof(v)) != sizeof(v))
+		v = -1;
+	close(fd);
+	return v;
+}
+
+/* What the test admitted, and the independent model of the limit. */
+struct task_param {
+	uint64_t runtime, deadline, period;
+};
+
+struct model {
+	struct task_param t[MAX_TASKS];
+	struct dl_child c[MAX_TASKS];
+	int n;
+};
+
+static int cpu_online(int cpu)
+{
+	char path[64];
+
+	if (!cpu)
+		return 1;
+	snprintf(path, sizeof(path), CPU_SYSFS "/cpu%d/online", cpu);
+	return read_ll(path) == 1;
+}
+
+/* The fair server of an online CPU: 0 and its parameters (ns), or -1. */
+static int server_params(int cpu, long long *runtime, long long *period)
+{
+	char path[128];
+
+	if (!cpu_online(cpu))
+		return -1;
+	snprintf(path, sizeof(path),
+		 "/sys/kernel/debug/sched/fair_server/cpu%d/runtime", cpu);
+	*runtime = read_ll(path);
+	snprintf(path, sizeof(path),
+		 "/sys/kernel/debug/sched/fair_server/cpu%d/period", cpu);
+	*period = read_ll(path);
+	return *runtime >= 0 && *period > 0 ? 0 : -1;
+}
+
+/* What the fair servers of the online CPUs hold in dl_bw->total_bw. */
+static long long servers_total_bw(void)
+{
+	long long sum = 0, r, p;
+	int cpu;
+
+	for (cpu = 0; cpu < MAX_CPUS; cpu++)
+		if (!server_params(cpu, &r, &p))
+			sum += dl_to_ratio(p, r);
+	return sum;
+}
+
+static int live_tasks(struct model *m)
+{
+	int i, nr = 0;
+
+	for (i = 0; i < m->n; i++)
+		nr += m->c[i].pid > 0;
+	return nr;
+}
+
+/*
+ * Exact L* as a rational, into l.  Returns 0 when there is no task (no
+ * limit).
+ */
+static int exact_limit(struct model *m, mpq_t l)
+{
+	mpq_t spare, freq, term, rule1;
+	long long rt_runtime = read_ll(RT_RUNTIME);
+	long long rt_period = read_ll(RT_PERIOD);
+	long long r, p;
+	int i, cpu;
+
+	if (!live_tasks(m))
+		return 0;
+
+	mpq_inits(spare, freq, term, rule1, NULL);
+	/* cap * M */
+	if (rt_runtime < 0)
+		mpq_set_ui(spare, nr_cpus(), 1);
+	else
+		mpq_set_ui(spare, rt_runtime * nr_cpus(), rt_period);
+	mpq_canonicalize(spare);
+	/* - fair servers of the online CPUs */
+	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
+		if (server_params(cpu, &r, &p))
+			continue;
+		mpq_set_ui(term, r, p);
+		mpq_canonicalize(term);
+		mpq_sub(spare, spare, term);
+	}
+	/* - tasks; rule 1 */
+	mpq_set_si(rule1, -1, 1);
+	for (i = 0; i < m->n; i++) {
+		struct task_param *t = &m->t[i];
+
+		if (m->c[i].pid <= 0)
+			continue;
+		mpq_set_ui(term, t->runtime, t->period);
+		mpq_canonicalize(term);
+		mpq_sub(spare, spare, term);
+		mpq_set_ui(term, 1, t->period);
+		mpq_add(freq, freq, term);
+		mpq_set_ui(term, t->deadline - t->runtime, 1);
+		if (mpq_sgn(rule1) < 0 || mpq_cmp(term, rule1) < 0)
+			mpq_set(rule1, term);
+	}
+	if (mpq_sgn(spare) <= 0)
+		mpq_set_ui(l, 0, 1);
+	else
+		mpq_div(l, spare, freq);
+	if (mpq_cmp(rule1, l) < 0)
+		mpq_set(l, rule1);
+	mpq_clears(spare, freq, term, rule1, NULL);
+	return 1;
+}
+
+/* floor of a non-negative rational, saturated to UINT64_MAX. */
+static uint64_t mpq_floor_u64(mpq_t q)
+{
+	mpz_t z;
+	uint64_t v;
+
+	mpz_init(z);
+	mpz_fdiv_q(z, mpq_numref(q), mpq_denref(q));
+	v = mpz_sizeinbase(z, 2) > 64 ? UINT64_MAX :
+	    (uint64_t)mpz_get_ui(z);
+	mpz_clear(z);
+	return v;
+}
+
+/* published * 1000 <= l <= (published + 1) * 1000 */
+static int us_brackets(long long published, mpq_t l)
+{
+	mpq_t lo, hi;
+	int ok;
+
+	mpq_inits(lo, hi, NULL);
+	mpq_set_ui(lo, published * 1000, 1);
+	mpq_set_ui(hi, (published + 1) * 1000, 1);
+	ok = mpq_cmp(lo, l) <= 0 && mpq_cmp(l, hi) <= 0;
+	mpq_clears(lo, hi, NULL);
+	return ok;
+}
+
+/*
+ * Wait (up to @seconds) for the kernel to account @n tasks.  Releases
+ * happen at the tasks' 0-lag time, not at once, and a dying task with a
+ * small runtime needs several periods to run its exit path under TCG.
+ */
+static int wait_tasks(long n, struct state *s, int seconds)
+{
+	int i;
+
+	for (i = 0; i < seconds * 100; i++) {
+		if (read_state(s))
+			return -1;
+		if (s->tasks == n)
+			return 0;
+		usleep(10000);
+	}
+	return -1;
+}
+
+/* The whole check: the kernel's state against the model. */
+static void check_limit(struct __test_metadata *_metadata, struct model *m)
+{
+	struct state s;
+	uint64_t floor_ns;
+	mpq_t l;
+
+	ASSERT_EQ(0, wait_tasks(live_tasks(m), &s, 10)) {
+		TH_LOG("kernel accounts %ld tasks, the test admitted %d",
+		       s.tasks, live_tasks(m));
+	}
+	EXPECT_EQ(nr_cpus(), s.cpus);
+	mpq_init(l);
+	if (!exact_limit(m, l)) {
+		EXPECT_EQ(NONE, s.limit_ns);
+		EXPECT_EQ(NONE, s.rule1_ns);
+		EXPECT_EQ(NONE, s.rule2_ns);
+		EXPECT_EQ(-1, s.limit_us);
+		if (s.publication)
+			EXPECT_EQ(-1, s.published_us);
+		mpq_clear(l);
+		return;
+	}
+	floor_ns = mpq_floor_u64(l);
+	TH_LOG("tasks %ld: L* %.3f us, kernel %llu ns (rule1 %llu, rule2 %llu), published %lld us",
+	       s.tasks, mpq_get_d(l) / 1000, (unsigned long long)s.limit_ns,
+	       (unsigned long long)s.rule1_ns, (unsigned long long)s.rule2_ns,
+	       s.published_us);
+	EXPECT_LE(s.limit_ns, floor_ns);
+	EXPECT_GE(s.limit_ns + 1, floor_ns);
+	EXPECT_EQ(s.limit_ns, s.rule1_ns < s.rule2_ns ? s.rule1_ns : s.rule2_ns);
+	EXPECT_EQ((long long)(s.limit_ns / 1000), s.limit_us);
+	EXPECT_TRUE(us_brackets(s.limit_us, l));
+	if (s.publication) {
+		EXPECT_EQ(s.limit_us, s.published_us);
+		EXPECT_EQ(s.limit_us, read_cpu_dma_latency());
+	} else {
+		EXPECT_EQ(-1, s.published_us);
+		EXPECT_EQ(PM_QOS_DEFAULT, read_cpu_dma_latency());
+	}
+	mpq_clear(l);
+}
+
+#endif /* DLQOS_LIMIT_H */
