@@ -294,7 +294,7 @@ cmd_check()
 	# must add none.  Messages are compared without their line numbers.
 	if command -v sparse >/dev/null; then
 		kmake C=2 $targets > "$tmp/sparse.new" 2>&1 || true
-		for p in $(printf '%s\n' "$@" | sort -r); do
+		for p in $(printf '%s\n' "$@" | grep -v cover-letter | sort -r); do
 			patch -s -p1 -R --batch -d "$tree" < "$p"
 		done
 		old=""
@@ -302,7 +302,7 @@ cmd_check()
 			[ -f "$tree/${o%.o}.c" ] && old="$old $o"
 		done
 		kmake C=2 $old > "$tmp/sparse.old" 2>&1 || true
-		for p in "$@"; do
+		for p in $(printf '%s\n' "$@" | grep -v cover-letter); do
 			patch -s -p1 -N --batch -d "$tree" < "$p"
 		done
 		kconfig
