@@ -94,21 +94,6 @@ static void fail(const char *fmt, ...)
 	pthread_mutex_unlock(&ch.lock);
 }
 
-static int setattr(pid_t pid, uint32_t size, uint32_t policy, uint64_t flags,
-		   uint64_t runtime, uint64_t deadline, uint64_t period)
-{
-	struct dlqos_sched_attr attr = {
-		.size = size,
-		.sched_policy = policy,
-		.sched_flags = flags,
-		.sched_runtime = runtime,
-		.sched_deadline = deadline,
-		.sched_period = period,
-	};
-
-	return syscall(__NR_sched_setattr, pid, &attr, 0) ? -errno : 0;
-}
-
 static int set_dl(pid_t pid, const struct task_param *p, int reset_on_fork)
 {
 	return setattr(pid, sizeof(struct dlqos_sched_attr), SCHED_DEADLINE,

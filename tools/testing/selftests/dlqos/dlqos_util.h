@@ -273,12 +273,15 @@ struct dlqos_sched_attr {
 	uint32_t sched_util_max;
 };
 
-static inline int set_deadline(pid_t pid, uint64_t runtime, uint64_t deadline,
-			       uint64_t period)
+/* sched_setattr() with every field the tests vary; 0 or -errno. */
+static inline int setattr(pid_t pid, uint32_t size, uint32_t policy,
+			  uint64_t flags, uint64_t runtime, uint64_t deadline,
+			  uint64_t period)
 {
 	struct dlqos_sched_attr attr = {
-		.size = sizeof(attr),
-		.sched_policy = SCHED_DEADLINE,
+		.size = size,
+		.sched_policy = policy,
+		.sched_flags = flags,
 		.sched_runtime = runtime,
 		.sched_deadline = deadline,
 		.sched_period = period,
@@ -287,14 +290,16 @@ static inline int set_deadline(pid_t pid, uint64_t runtime, uint64_t deadline,
 	return syscall(__NR_sched_setattr, pid, &attr, 0) ? -errno : 0;
 }
 
+static inline int set_deadline(pid_t pid, uint64_t runtime, uint64_t deadline,
+			       uint64_t period)
+{
+	return setattr(pid, sizeof(struct dlqos_sched_attr), SCHED_DEADLINE, 0,
+		       runtime, deadline, period);
+}
+
 static inline int set_other(pid_t pid)
 {
-	struct dlqos_sched_attr attr = {
-		.size = sizeof(attr),
-		.sched_policy = 0,
-	};
-
-	return syscall(__NR_sched_setattr, pid, &attr, 0) ? -errno : 0;
+	return setattr(pid, sizeof(struct dlqos_sched_attr), 0, 0, 0, 0, 0);
 }
 
 /*
