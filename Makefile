@@ -41,6 +41,8 @@
 #   IDLE_TABLE   idle states of the test cpuidle driver: spr, juno, or a
 #                custom table "name:exit_us:residency_us:power_mw,..."
 #   GOVERNOR     cpuidle governor selected at boot (default: dlqos)
+#   TESTS        make test runs only these kselftests, e.g.
+#                TESTS="churn_test limit_test" (default: all)
 #   MEM          guest memory (default 512M)
 #   TIMEOUT      seconds before a guest run is declared hung (default 1500,
 #                5000 with DEBUG=1)
@@ -136,8 +138,10 @@ ARM64_ROOT	:= $(BUILD)/debs-arm64/root
 QEMU_APPEND	= console=$(CONSOLE) panic=-1 loglevel=5 \
 		   rig.mode=$(MODE) rig.idle_table=$(IDLE_TABLE) rig.icount=$(ICOUNT) \
 		   rig.debug=$(DEBUG) rig.rt=$(RT) \
+		   $(if $(TESTS),rig.tests=$(subst $(space),$(,),$(strip $(TESTS)))) \
 		   $(if $(GOVERNOR),cpuidle.governor=$(GOVERNOR))
 , := ,
+space := $() $()
 QEMU		:= $(QEMU_SYSTEM) -nographic -no-reboot -nic none \
 		   -smp $(SMP) -m $(MEM) -kernel $(IMAGE) -initrd $(INITRAMFS) \
 		   $(if $(filter 1,$(ICOUNT)),-icount shift=$(ICOUNT_SHIFT)$(,)sleep=off)

@@ -36,6 +36,7 @@
 #define NR_WORKERS		3
 #define SLOTS			6	/* per worker */
 #define CHECK_EVERY		2000
+#define STALL_SECONDS		240	/* no operation for this long: a hang */
 #define WORKER_BW_MAX		0.10	/* per worker: all fit on one CPU */
 #define SPIN_BW_MAX		0.03
 #define GOVERNORS_FILE		CPUIDLE_SYSFS "/available_governors"
@@ -74,6 +75,8 @@ static struct {
 	int last_cpu;
 	char governors[8][16];
 	int nr_governors;
+	pid_t tid[NR_WORKERS + 1];
+	char doing[NR_WORKERS + 1][96];	/* what each thread last started */
 } ch = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
 	.cond = PTHREAD_COND_INITIALIZER,
@@ -92,6 +95,16 @@ static void fail(const char *fmt, ...)
 	ch.failed = 1;
 	ch.stop = 1;
 	pthread_mutex_unlock(&ch.lock);
+}
+
+/* Thread @t (a worker, or NR_WORKERS: admin) starts something. */
+static void doing(int t, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(ch.doing[t], sizeof(ch.doing[t]), fmt, ap);
+	va_end(ap);
 }
 
 static int set_dl(pid_t pid, const struct task_param *p, int reset_on_fork)
@@ -270,6 +283,7 @@ static void task_end(unsigned int *seed, int w, int i)
 	}
 	close(s->cmd);
 	close(s->ack);
+	doing(w, "reaping task %d", s->pid);
 	waitpid(s->pid, NULL, 0);
 	s->pid = 0;
 	s->state = SLOT_EMPTY;
@@ -340,6 +354,9 @@ static void worker_op(unsigned int *seed, int w)
 	struct task_param p;
 	char c = 'f';
 
+	doing(w, "op %d on slot %d: task %d, %s", r, i, s->pid,
+	      s->state == SLOT_EMPTY ? "none" :
+	      s->state == SLOT_DL ? "deadline" : "normal");
 	if (s->state == SLOT_EMPTY) {
 		if (r < 30 && task_start(seed, w, i))
 			fail("fork: %s", strerror(errno));
@@ -457,6 +474,7 @@ static void *worker(void *arg)
 	unsigned int seed = (unsigned int)ch.target ^ (w * 2654435761u) ^
 			    ch.seed;
 
+	ch.tid[w] = gettid();
 	while (!quiesce() && next_op()) {
 		worker_op(&seed, w);
 		ch.cnt[w].ops++;
@@ -480,6 +498,7 @@ static void admin_op(unsigned int *seed, struct counters *c)
 	char path[64];
 	int r = rand_r(seed) % 100, ret, online;
 
+	doing(NR_WORKERS, "admin op %d", r);
 	if (r < 40) {
 		ret = write_file(SYSCTL, rand_r(seed) % 2 ? "1" : "0");
 		if (ret)
@@ -518,6 +537,7 @@ static void *admin(void *arg)
 	unsigned int seed = 0x5eed ^ ch.seed;
 	struct counters *c = &ch.cnt[NR_WORKERS];
 
+	ch.tid[NR_WORKERS] = gettid();
 	while (!quiesce() && next_op()) {
 		admin_op(&seed, c);
 		c->ops++;
@@ -526,6 +546,80 @@ static void *admin(void *arg)
 	}
 	finish();
 	return NULL;
+}
+
+/* State, wait channel and kernel stack of one task or thread. */
+static void dump_task(const char *who, pid_t pid)
+{
+	char path[64], stat[256], wchan[64], stack[1024];
+	char *state;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	if (read_file(path, stat, sizeof(stat))) {
+		ksft_print_msg("%s %d: gone\n", who, pid);
+		return;
+	}
+	state = strrchr(stat, ')');
+	snprintf(path, sizeof(path), "/proc/%d/wchan", pid);
+	if (read_file(path, wchan, sizeof(wchan)))
+		wchan[0] = '\0';
+	ksft_print_msg("%s %d: state %.1s, wchan %s\n", who, pid,
+		       state && state[1] ? state + 2 : "?", wchan);
+	snprintf(path, sizeof(path), "/proc/%d/stack", pid);
+	if (!read_file(path, stack, sizeof(stack)))
+		ksft_print_msg("%s\n", stack);
+}
+
+/*
+ * No operation completed for STALL_SECONDS: say what every thread and
+ * task is doing, have the kernel dump its blocked tasks and CPUs, then
+ * kill the tasks so that threads waiting on them can return.
+ */
+static void stalled(void)
+{
+	char who[32];
+	int t, w, i;
+
+	ksft_print_msg("churn stalled at %ld operations, seed %u\n",
+		       __atomic_load_n(&ch.total, __ATOMIC_RELAXED), ch.seed);
+	for (t = 0; t <= NR_WORKERS; t++) {
+		ksft_print_msg("%s %d: %.95s\n", t < NR_WORKERS ? "worker" :
+			       "admin", t, ch.doing[t]);
+		if (ch.tid[t])
+			dump_task("thread", ch.tid[t]);
+	}
+	for (w = 0; w < NR_WORKERS; w++)
+		for (i = 0; i < SLOTS; i++) {
+			if (ch.slot[w][i].state == SLOT_EMPTY)
+				continue;
+			snprintf(who, sizeof(who), "worker %d slot %d task", w, i);
+			dump_task(who, ch.slot[w][i].pid);
+		}
+	write_file("/proc/sysrq-trigger", "w");
+	write_file("/proc/sysrq-trigger", "l");
+	fail("no operation completed for %d s (seed %u)", STALL_SECONDS,
+	     ch.seed);
+	for (w = 0; w < NR_WORKERS; w++)
+		for (i = 0; i < SLOTS; i++)
+			if (ch.slot[w][i].pid > 0)
+				kill(ch.slot[w][i].pid, SIGKILL);
+}
+
+/*
+ * Returns 1 when no operation has completed for STALL_SECONDS; @last and
+ * @since track the count and when it last changed.
+ */
+static int no_progress(long *last, uint64_t *since)
+{
+	long total = __atomic_load_n(&ch.total, __ATOMIC_RELAXED);
+	uint64_t now = now_ns(CLOCK_MONOTONIC);
+
+	if (total != *last || !*since) {
+		*last = total;
+		*since = now;
+		return 0;
+	}
+	return now - *since > STALL_SECONDS * 1000000000ull;
 }
 
 /* The admitted tasks, as the model of dlqos_limit.h sees them. */
@@ -600,7 +694,9 @@ FIXTURE_SETUP(churn)
 		SKIP(return, "no %s (CONFIG_DL_IDLE_QOS=n?)", STATE_FILE);
 	self->v.rt_runtime = read_ll(RT_RUNTIME);
 	ASSERT_EQ(0, write_file(SYSCTL, "1"));
-	ASSERT_EQ(0, ensure_test_driver());
+	/* Governor switches need a driver: the platform's, or the test one. */
+	if (!platform_idle_driver(buf, sizeof(buf)))
+		ASSERT_EQ(0, ensure_test_driver());
 	ASSERT_EQ(0, get_governor(self->v.governor, sizeof(self->v.governor)));
 	ASSERT_EQ(0, read_file(GOVERNORS_FILE, buf, sizeof(buf)));
 	for (tok = strtok_r(buf, " ", &save); tok && ch.nr_governors < 8;
@@ -685,7 +781,8 @@ FIXTURE_TEARDOWN(churn)
 TEST_F_TIMEOUT(churn, random_operations, 3000)
 {
 	struct counters sum = { 0 };
-	long next_check = CHECK_EVERY;
+	long next_check = CHECK_EVERY, last = -1;
+	uint64_t since = 0;
 	struct state s;
 	int i, checks = 0;
 
@@ -702,14 +799,26 @@ TEST_F_TIMEOUT(churn, random_operations, 3000)
 		long done = __atomic_load_n(&ch.total, __ATOMIC_RELAXED);
 
 		if (done < next_check && done < ch.target && !ch.stop) {
+			if (no_progress(&last, &since))
+				stalled();
 			usleep(20000);
 			continue;
 		}
 		/* Quiescent point: every thread parked, or done. */
 		pthread_mutex_lock(&ch.lock);
 		ch.pause = 1;
-		while (ch.parked < self->v.nr_threads && !ch.stop)
-			pthread_cond_wait(&ch.cond, &ch.lock);
+		while (ch.parked < self->v.nr_threads && !ch.stop) {
+			struct timespec ts;
+
+			clock_gettime(CLOCK_REALTIME, &ts);
+			ts.tv_sec++;
+			pthread_cond_timedwait(&ch.cond, &ch.lock, &ts);
+			if (no_progress(&last, &since)) {
+				pthread_mutex_unlock(&ch.lock);
+				stalled();
+				pthread_mutex_lock(&ch.lock);
+			}
+		}
 		pthread_mutex_unlock(&ch.lock);
 		ASSERT_EQ(0, ch.failed) {
 			TH_LOG("%s", ch.failure);
