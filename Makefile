@@ -101,8 +101,10 @@ FRAGMENTS	:= Kconfig.fragment $(ARCH_FRAGMENT) \
 IMAGE		:= $(KOBJ)/$(KIMAGE)
 INITRAMFS	:= $(BUILD)/initramfs$(ASUFFIX).cpio
 ROOTFS		:= $(abspath $(BUILD)/rootfs$(ASUFFIX))
-TEST_LOG	:= $(BUILD)/test$(ASUFFIX).log
-RUN_LOG		:= $(BUILD)/run$(ASUFFIX).log
+# One console log per kernel, so that runs of different kernels can overlap.
+KSUFFIX		:= $(ASUFFIX)$(if $(call on,DEBUG),-debug)$(if $(call on,RT),-rt)
+TEST_LOG	:= $(BUILD)/test$(KSUFFIX).log
+RUN_LOG		:= $(BUILD)/run$(KSUFFIX).log
 SELFTESTS	:= tools/testing/selftests/dlqos
 RIG		:= $(SELFTESTS)/rig
 TESTMOD		:= $(SELFTESTS)/test_cpuidle

@@ -26,6 +26,7 @@
  * on a DEBUG=1 kernel), DLQOS_CHURN_SEED the random seed (default: the
  * time).
  */
+#include <poll.h>
 #include <pthread.h>
 #include <stdarg.h>
 
@@ -37,6 +38,7 @@
 #define SLOTS			6	/* per worker */
 #define CHECK_EVERY		2000
 #define STALL_SECONDS		240	/* no operation for this long: a hang */
+#define REAP_SECONDS		60	/* a task told to end must be gone by then */
 #define WORKER_BW_MAX		0.10	/* per worker: all fit on one CPU */
 #define SPIN_BW_MAX		0.03
 #define GOVERNORS_FILE		CPUIDLE_SYSFS "/available_governors"
@@ -105,6 +107,57 @@ static void doing(int t, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(ch.doing[t], sizeof(ch.doing[t]), fmt, ap);
 	va_end(ap);
+}
+
+/* State, wait channel and kernel stack of one task or thread. */
+static void dump_task(const char *who, pid_t pid)
+{
+	char path[64], stat[256], wchan[64], stack[1024];
+	char *state;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	if (read_file(path, stat, sizeof(stat))) {
+		ksft_print_msg("%s %d: gone\n", who, pid);
+		return;
+	}
+	state = strrchr(stat, ')');
+	snprintf(path, sizeof(path), "/proc/%d/wchan", pid);
+	if (read_file(path, wchan, sizeof(wchan)))
+		wchan[0] = '\0';
+	ksft_print_msg("%s %d: state %.1s, wchan %s\n", who, pid,
+		       state && state[1] ? state + 2 : "?", wchan);
+	snprintf(path, sizeof(path), "/proc/%d/stack", pid);
+	if (!read_file(path, stack, sizeof(stack)))
+		ksft_print_msg("%s\n", stack);
+	/* Its deadline parameters and state (CONFIG_SCHED_DEBUG). */
+	snprintf(path, sizeof(path), "/proc/%d/sched", pid);
+	f = fopen(path, "r");
+	while (f && fgets(stack, sizeof(stack), f))
+		if (!strncmp(stack, "dl.", 3) || !strncmp(stack, "policy", 6) ||
+		    !strncmp(stack, "nr_switches", 11))
+			ksft_print_msg("%s", stack);
+	if (f)
+		fclose(f);
+}
+
+/*
+ * Wait for a task that was told to end (killed, or its command pipe
+ * closed).  One still there after REAP_SECONDS fails the test, with its
+ * state: a deadline task that never runs again cannot exit.
+ */
+static void reap(pid_t pid)
+{
+	int fd = syscall(__NR_pidfd_open, pid, 0);
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+
+	if (fd >= 0 && poll(&pfd, 1, REAP_SECONDS * 1000) == 0) {
+		dump_task("unreaped task", pid);
+		fail("task %d did not exit within %d s", pid, REAP_SECONDS);
+	}
+	if (fd >= 0)
+		close(fd);
+	waitpid(pid, NULL, 0);
 }
 
 static int set_dl(pid_t pid, const struct task_param *p, int reset_on_fork)
@@ -244,6 +297,16 @@ static int task_start(unsigned int *seed, int w, int i)
 		for (fd = 3; fd < 1024; fd++)
 			if (fd != cmd[0] && fd != ack[1])
 				close(fd);
+		/*
+		 * Nor the test's output: a task that cannot exit must fail
+		 * the test (reap()), not hang the runner reading its pipe.
+		 */
+		fd = open("/dev/null", O_RDWR);
+		dup2(fd, 0);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		if (fd > 2)
+			close(fd);
 		task_main(cmd[0], ack[1], spin, &s->p, s->reset_on_fork);
 	}
 	close(cmd[0]);
@@ -255,7 +318,7 @@ static int task_start(unsigned int *seed, int w, int i)
 	if (err) {
 		close(s->cmd);
 		close(s->ack);
-		waitpid(s->pid, NULL, 0);
+		reap(s->pid);
 		s->pid = 0;
 		if (err != -EBUSY)
 			fail("admitting %llu/%llu/%llu: %s",
@@ -284,7 +347,7 @@ static void task_end(unsigned int *seed, int w, int i)
 	close(s->cmd);
 	close(s->ack);
 	doing(w, "reaping task %d", s->pid);
-	waitpid(s->pid, NULL, 0);
+	reap(s->pid);
 	s->pid = 0;
 	s->state = SLOT_EMPTY;
 }
@@ -474,7 +537,7 @@ static void *worker(void *arg)
 	unsigned int seed = (unsigned int)ch.target ^ (w * 2654435761u) ^
 			    ch.seed;
 
-	ch.tid[w] = gettid();
+	ch.tid[w] = syscall(__NR_gettid);
 	while (!quiesce() && next_op()) {
 		worker_op(&seed, w);
 		ch.cnt[w].ops++;
@@ -537,7 +600,7 @@ static void *admin(void *arg)
 	unsigned int seed = 0x5eed ^ ch.seed;
 	struct counters *c = &ch.cnt[NR_WORKERS];
 
-	ch.tid[NR_WORKERS] = gettid();
+	ch.tid[NR_WORKERS] = syscall(__NR_gettid);
 	while (!quiesce() && next_op()) {
 		admin_op(&seed, c);
 		c->ops++;
@@ -546,28 +609,6 @@ static void *admin(void *arg)
 	}
 	finish();
 	return NULL;
-}
-
-/* State, wait channel and kernel stack of one task or thread. */
-static void dump_task(const char *who, pid_t pid)
-{
-	char path[64], stat[256], wchan[64], stack[1024];
-	char *state;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	if (read_file(path, stat, sizeof(stat))) {
-		ksft_print_msg("%s %d: gone\n", who, pid);
-		return;
-	}
-	state = strrchr(stat, ')');
-	snprintf(path, sizeof(path), "/proc/%d/wchan", pid);
-	if (read_file(path, wchan, sizeof(wchan)))
-		wchan[0] = '\0';
-	ksft_print_msg("%s %d: state %.1s, wchan %s\n", who, pid,
-		       state && state[1] ? state + 2 : "?", wchan);
-	snprintf(path, sizeof(path), "/proc/%d/stack", pid);
-	if (!read_file(path, stack, sizeof(stack)))
-		ksft_print_msg("%s\n", stack);
 }
 
 /*
@@ -749,7 +790,7 @@ static void end_all_tasks(void)
 				continue;
 			close(s->cmd);
 			close(s->ack);
-			waitpid(s->pid, NULL, 0);
+			reap(s->pid);
 			s->state = SLOT_EMPTY;
 			s->pid = 0;
 		}
@@ -838,6 +879,9 @@ TEST_F_TIMEOUT(churn, random_operations, 3000)
 	end_all_tasks();
 	stop_threads(&self->v);
 	restore(&self->v);
+	ASSERT_EQ(0, ch.failed) {
+		TH_LOG("%s", ch.failure);
+	}
 	ASSERT_EQ(0, wait_tasks(0, &s, 120));
 	EXPECT_EQ(servers_total_bw(), dl_total_bw());
 	check_quiescent(_metadata);
