@@ -621,7 +621,7 @@ static void stalled(void)
 	char who[32];
 	int t, w, i;
 
-	ksft_print_msg("churn stalled at %ld operations, seed %u\n",
+	ksft_print_msg("churn: no progress at %ld operations, seed %u\n",
 		       __atomic_load_n(&ch.total, __ATOMIC_RELAXED), ch.seed);
 	for (t = 0; t <= NR_WORKERS; t++) {
 		ksft_print_msg("%s %d: %.95s\n", t < NR_WORKERS ? "worker" :
