@@ -78,6 +78,7 @@ static struct {
 	char governors[8][16];
 	int nr_governors;
 	pid_t tid[NR_WORKERS + 1];
+	pid_t tid_main;
 	char doing[NR_WORKERS + 1][96];	/* what each thread last started */
 } ch = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
@@ -636,8 +637,13 @@ static void stalled(void)
 			snprintf(who, sizeof(who), "worker %d slot %d task", w, i);
 			dump_task(who, ch.slot[w][i].pid);
 		}
+	dump_task("main thread", ch.tid_main);
 	write_file("/proc/sysrq-trigger", "w");
 	write_file("/proc/sysrq-trigger", "l");
+	/* The blocked tasks' stacks are below the console's log level. */
+	fflush(stdout);
+	if (system("dmesg | tail -n 300"))
+		ksft_print_msg("no dmesg\n");
 	fail("no operation completed for %d s (seed %u)", STALL_SECONDS,
 	     ch.seed);
 	for (w = 0; w < NR_WORKERS; w++)
@@ -661,6 +667,25 @@ static int no_progress(long *last, uint64_t *since)
 		return 0;
 	}
 	return now - *since > STALL_SECONDS * 1000000000ull;
+}
+
+/*
+ * Its own thread: the main thread may be the one blocked (reading the
+ * state file at a quiescent point, for one).
+ */
+static void *watchdog(void *arg)
+{
+	uint64_t since = 0;
+	long last = -1;
+
+	while (!__atomic_load_n(&ch.stop, __ATOMIC_RELAXED)) {
+		if (no_progress(&last, &since)) {
+			stalled();
+			break;
+		}
+		sleep(1);
+	}
+	return NULL;
 }
 
 /* The admitted tasks, as the model of dlqos_limit.h sees them. */
@@ -719,6 +744,8 @@ struct saved {
 	char governor[32];
 	pthread_t thread[NR_WORKERS + 1];
 	int nr_threads;
+	pthread_t watchdog;
+	int has_watchdog;
 };
 
 FIXTURE(churn) {
@@ -771,6 +798,9 @@ static void stop_threads(struct saved *v)
 	for (i = 0; i < v->nr_threads; i++)
 		pthread_join(v->thread[i], NULL);
 	v->nr_threads = 0;
+	if (v->has_watchdog)
+		pthread_join(v->watchdog, NULL);
+	v->has_watchdog = 0;
 }
 
 /* Kill every task first, then reap: their exit paths run in parallel. */
@@ -822,26 +852,26 @@ FIXTURE_TEARDOWN(churn)
 TEST_F_TIMEOUT(churn, random_operations, 3000)
 {
 	struct counters sum = { 0 };
-	long next_check = CHECK_EVERY, last = -1;
-	uint64_t since = 0;
+	long next_check = CHECK_EVERY;
 	struct state s;
 	int i, checks = 0;
 
 	TH_LOG("%ld operations, seed %u, %d worker threads, CPU %d toggled",
 	       ch.target, ch.seed, NR_WORKERS, ch.last_cpu);
+	ch.tid_main = syscall(__NR_gettid);
 	for (i = 0; i < NR_WORKERS; i++)
 		ASSERT_EQ(0, pthread_create(&self->v.thread[i], NULL, worker,
 					    (void *)(long)i));
 	self->v.nr_threads = NR_WORKERS;
 	ASSERT_EQ(0, pthread_create(&self->v.thread[i], NULL, admin, NULL));
 	self->v.nr_threads++;
+	ASSERT_EQ(0, pthread_create(&self->v.watchdog, NULL, watchdog, NULL));
+	self->v.has_watchdog = 1;
 
 	for (;;) {
 		long done = __atomic_load_n(&ch.total, __ATOMIC_RELAXED);
 
 		if (done < next_check && done < ch.target && !ch.stop) {
-			if (no_progress(&last, &since))
-				stalled();
 			usleep(20000);
 			continue;
 		}
@@ -854,11 +884,6 @@ TEST_F_TIMEOUT(churn, random_operations, 3000)
 			clock_gettime(CLOCK_REALTIME, &ts);
 			ts.tv_sec++;
 			pthread_cond_timedwait(&ch.cond, &ch.lock, &ts);
-			if (no_progress(&last, &since)) {
-				pthread_mutex_unlock(&ch.lock);
-				stalled();
-				pthread_mutex_lock(&ch.lock);
-			}
 		}
 		pthread_mutex_unlock(&ch.lock);
 		ASSERT_EQ(0, ch.failed) {
