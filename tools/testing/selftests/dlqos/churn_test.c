@@ -97,6 +97,8 @@ static void fail(const char *fmt, ...)
 	}
 	ch.failed = 1;
 	ch.stop = 1;
+	/* Wake the main thread too: a stalled thread may never park. */
+	pthread_cond_broadcast(&ch.cond);
 	pthread_mutex_unlock(&ch.lock);
 }
 
@@ -612,6 +614,17 @@ static void *admin(void *arg)
 	return NULL;
 }
 
+/* Every task, including one a worker is still admitting. */
+static void kill_all_tasks(void)
+{
+	int w, i;
+
+	for (w = 0; w < NR_WORKERS; w++)
+		for (i = 0; i < SLOTS; i++)
+			if (ch.slot[w][i].pid > 0)
+				kill(ch.slot[w][i].pid, SIGKILL);
+}
+
 /*
  * No operation completed for STALL_SECONDS: say what every thread and
  * task is doing, have the kernel dump its blocked tasks and CPUs, then
@@ -646,40 +659,26 @@ static void stalled(void)
 		ksft_print_msg("no dmesg\n");
 	fail("no operation completed for %d s (seed %u)", STALL_SECONDS,
 	     ch.seed);
-	for (w = 0; w < NR_WORKERS; w++)
-		for (i = 0; i < SLOTS; i++)
-			if (ch.slot[w][i].pid > 0)
-				kill(ch.slot[w][i].pid, SIGKILL);
+	kill_all_tasks();
 }
 
 /*
- * Returns 1 when no operation has completed for STALL_SECONDS; @last and
- * @since track the count and when it last changed.
- */
-static int no_progress(long *last, uint64_t *since)
-{
-	long total = __atomic_load_n(&ch.total, __ATOMIC_RELAXED);
-	uint64_t now = now_ns(CLOCK_MONOTONIC);
-
-	if (total != *last || !*since) {
-		*last = total;
-		*since = now;
-		return 0;
-	}
-	return now - *since > STALL_SECONDS * 1000000000ull;
-}
-
-/*
- * Its own thread: the main thread may be the one blocked (reading the
- * state file at a quiescent point, for one).
+ * Calls stalled() when the operation count has not changed for
+ * STALL_SECONDS.  Its own thread: the main thread may be the one blocked
+ * (reading the state file at a quiescent point, for one).
  */
 static void *watchdog(void *arg)
 {
-	uint64_t since = 0;
-	long last = -1;
+	uint64_t since = now_ns(CLOCK_MONOTONIC), now;
+	long last = -1, total;
 
 	while (!__atomic_load_n(&ch.stop, __ATOMIC_RELAXED)) {
-		if (no_progress(&last, &since)) {
+		total = __atomic_load_n(&ch.total, __ATOMIC_RELAXED);
+		now = now_ns(CLOCK_MONOTONIC);
+		if (total != last) {
+			last = total;
+			since = now;
+		} else if (now - since > STALL_SECONDS * 1000000000ull) {
 			stalled();
 			break;
 		}
@@ -808,10 +807,7 @@ static void end_all_tasks(void)
 {
 	int w, i;
 
-	for (w = 0; w < NR_WORKERS; w++)
-		for (i = 0; i < SLOTS; i++)
-			if (ch.slot[w][i].state != SLOT_EMPTY)
-				kill(ch.slot[w][i].pid, SIGKILL);
+	kill_all_tasks();
 	for (w = 0; w < NR_WORKERS; w++)
 		for (i = 0; i < SLOTS; i++) {
 			struct slot *s = &ch.slot[w][i];
@@ -878,13 +874,8 @@ TEST_F_TIMEOUT(churn, random_operations, 3000)
 		/* Quiescent point: every thread parked, or done. */
 		pthread_mutex_lock(&ch.lock);
 		ch.pause = 1;
-		while (ch.parked < self->v.nr_threads && !ch.stop) {
-			struct timespec ts;
-
-			clock_gettime(CLOCK_REALTIME, &ts);
-			ts.tv_sec++;
-			pthread_cond_timedwait(&ch.cond, &ch.lock, &ts);
-		}
+		while (ch.parked < self->v.nr_threads && !ch.stop)
+			pthread_cond_wait(&ch.cond, &ch.lock);
 		pthread_mutex_unlock(&ch.lock);
 		ASSERT_EQ(0, ch.failed) {
 			TH_LOG("%s", ch.failure);
