@@ -43,6 +43,10 @@
 #   GOVERNOR     cpuidle governor selected at boot (default: dlqos)
 #   TESTS        make test runs only these kselftests, e.g.
 #                TESTS="churn_test limit_test" (default: all)
+#   CHURN_SEED   random seed of churn_test (default: the guest's clock),
+#                to replay a run whose log printed its seed
+#   LOGLEVEL     guest console loglevel (default 5; 7 shows hung-task and
+#                sysrq stacks on the console)
 #   MEM          guest memory (default 512M)
 #   TIMEOUT      seconds before a guest run is declared hung (default 1500,
 #                5000 with DEBUG=1)
@@ -58,6 +62,7 @@ RT		?= 0
 ICOUNT		?= 1
 ICOUNT_SHIFT	?= 1
 IDLE_TABLE	?= spr
+LOGLEVEL	?= 5
 GOVERNOR	?= dlqos
 MEM		?= 512M
 TIMEOUT		?= $(if $(filter 1,$(DEBUG)),5000,1500)
@@ -137,10 +142,11 @@ ARM64_DEPS	:= gcc-aarch64-linux-gnu qemu-system-arm device-tree-compiler \
 ARM64_DEBS	:= busybox-static rt-tests
 ARM64_ROOT	:= $(BUILD)/debs-arm64/root
 
-QEMU_APPEND	= console=$(CONSOLE) panic=-1 loglevel=5 \
+QEMU_APPEND	= console=$(CONSOLE) panic=-1 loglevel=$(LOGLEVEL) \
 		   rig.mode=$(MODE) rig.idle_table=$(IDLE_TABLE) rig.icount=$(ICOUNT) \
 		   rig.debug=$(DEBUG) rig.rt=$(RT) \
 		   $(if $(TESTS),rig.tests=$(subst $(space),$(,),$(strip $(TESTS)))) \
+		   $(if $(CHURN_SEED),rig.churn_seed=$(CHURN_SEED)) \
 		   $(if $(GOVERNOR),cpuidle.governor=$(GOVERNOR))
 , := ,
 space := $() $()
