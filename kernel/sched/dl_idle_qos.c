@@ -104,7 +104,12 @@
  * and wakes up idle CPUs, taking their rq locks.  So, as schedutil does, a
  * hook that changes the value to publish only raises an irq_work; the
  * irq_work queues a work item, and the work publishes the latest value in
- * process context.  Bursts of changes coalesce into one update.  Governors
+ * process context.  The irq_work runs in hard interrupt context also on
+ * PREEMPT_RT (queue_work() takes only raw spinlocks): there, an ordinary
+ * irq_work waits for the per-CPU irq_work thread, which CPU hotplug parks
+ * with the work still queued when it did not get to run, and the value
+ * would not be published until that CPU came back online.  Bursts of
+ * changes coalesce into one update.  Governors
  * that want the value without this delay read dl_idle_qos_limit_ns(), which
  * is updated under the lock before the hook returns.
  *
@@ -503,7 +508,12 @@ static void dlq_irq_workfn(struct irq_work *work)
 	queue_work(system_highpri_wq, &dlq_publish_work);
 }
 
-static DEFINE_IRQ_WORK(dlq_irq_work, dlq_irq_workfn);
+/*
+ * Hard: see "Publication and locking" above.  rq_offline_dl() raises it on the
+ * CPU going offline, whose irq_work thread (PREEMPT_RT) may be parked
+ * before it runs.
+ */
+static struct irq_work dlq_irq_work = IRQ_WORK_INIT_HARD(dlq_irq_workfn);
 
 /* Called with the hooks' locks dropped or held: irq_work_queue() is safe. */
 static void dlq_kick(bool publish)
