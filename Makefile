@@ -54,6 +54,10 @@
 #   BENCH_TABLES idle tables of the energy benchmark (default: spr juno);
 #                one guest per table, run in parallel
 #   BENCH_SECONDS guest seconds per energy benchmark cell (default 2)
+#   BENCH_WORKLOADS, BENCH_POLICIES  only these workloads / policies of
+#                the energy benchmark, e.g. BENCH_POLICIES="dlqos dlqos-rule1"
+#                (default: all; names in tools/testing/selftests/dlqos/
+#                bench_energy.sh)
 
 ARCH		?= x86_64
 SMP		?= 2
@@ -368,6 +372,8 @@ bench-hook: deps all $(KOBJ_OFF)/.config
 # all of them at once, each running every (workload, policy) cell
 # (tools/testing/selftests/dlqos/bench_energy.sh); the host computes the
 # metrics, the oracle and the table (rig/bench-energy.py) and the plot.
+BENCH_SELECT	= $(if $(BENCH_WORKLOADS),rig.bench_workloads=$(subst $(space),$(,),$(strip $(BENCH_WORKLOADS)))) \
+		  $(if $(BENCH_POLICIES),rig.bench_policies=$(subst $(space),$(,),$(strip $(BENCH_POLICIES))))
 ENERGY_QEMU	= qemu-system-x86_64 -nographic -no-reboot -nic none -cpu max \
 		   -smp 1 -m $(MEM) -kernel $(IMAGE) -initrd $(INITRAMFS) \
 		   -icount shift=$(ICOUNT_SHIFT),sleep=off
@@ -378,7 +384,7 @@ bench-energy: deps all
 	for t in $(BENCH_TABLES); do \
 		echo "bench: energy, idle table $$t: $(BUILD)/bench/energy-$$t.log"; \
 		timeout $$((3 * $(TIMEOUT))) $(ENERGY_QEMU) -append \
-			"console=ttyS0 panic=-1 loglevel=5 rig.mode=energy rig.icount=1 rig.idle_table=$$t rig.bench_seconds=$(BENCH_SECONDS)" \
+			"console=ttyS0 panic=-1 loglevel=5 rig.mode=energy rig.icount=1 rig.idle_table=$$t rig.bench_seconds=$(BENCH_SECONDS) $(BENCH_SELECT)" \
 			< /dev/null > $(BUILD)/bench/energy-$$t.log 2>&1 & \
 	done; wait; \
 	echo "bench: energy guests ran $$(( $$(date +%s) - start )) s"

@@ -37,6 +37,26 @@
  * hotplug) L* = 0.  The capacity is that of all online CPUs: with exclusive
  * cpusets (several root domains) the limit is computed as if they were one.
  *
+ * Rule 2 modes
+ * ------------
+ *
+ * Rule 2 charges every job the exit latency, as if each wakeup landed on an
+ * idle CPU and the time lost there were taken from the other reservations.
+ * A job that starts late on a CPU that was idle anyway takes nothing from
+ * another task, though: it only needs its own slack (rule 1), unless its
+ * late start pushes other jobs queued behind it on that CPU.  So rule 2 has
+ * two modes, set in /proc/sys/kernel/sched_dl_idle_qos_rule2:
+ *
+ *  - "bandwidth" (default): L* = min(rule 1, rule 2), the inflated task set
+ *    passes the admission test.  Safe for any task set the kernel admits.
+ *  - "off": L* = rule 1.  Safe when an idle exit can only delay the job
+ *    that woke the CPU: each deadline task has a CPU of its own (one task
+ *    per CPU or per exclusive cpuset), or the jobs never wait for one
+ *    another.  With several tasks sharing CPUs and little spare bandwidth,
+ *    a late start can push the jobs behind it into a miss.
+ *
+ * rule2_ns is computed in both modes (the state view shows it).
+ *
  * Fixed point and rounding
  * ------------------------
  *
@@ -136,6 +156,17 @@
 #define CREATE_TRACE_POINTS
 #include <trace/events/dl_idle_qos.h>
 
+/* Rule 2 modes (see the DOC block), named as the sysctl shows them. */
+enum dlq_rule2_mode {
+	DLQ_RULE2_OFF,
+	DLQ_RULE2_BANDWIDTH,
+};
+
+static const char * const dlq_rule2_names[] = {
+	[DLQ_RULE2_OFF]		= "off",
+	[DLQ_RULE2_BANDWIDTH]	= "bandwidth",
+};
+
 /**
  * struct dl_idle_qos - the limit and the sums it is computed from
  * @lock:	protects all fields; innermost lock (see the DOC block)
@@ -152,6 +183,7 @@
  * @limit_ns:	min(@rule1_ns, @rule2_ns); read locklessly by governors
  * @target_us:	@limit_ns in microseconds, the value to publish
  * @nr_traced:	@nr_tasks when the tracepoint last fired
+ * @rule2_mode:	enum dlq_rule2_mode: whether rule 2 bounds @limit_ns
  */
 struct dl_idle_qos {
 	raw_spinlock_t		lock;
@@ -168,6 +200,7 @@ struct dl_idle_qos {
 	u64			limit_ns;
 	s32			target_us;
 	unsigned int		nr_traced;
+	int			rule2_mode;
 };
 
 static struct dl_idle_qos dlq = {
@@ -177,6 +210,7 @@ static struct dl_idle_qos dlq = {
 	.rule2_ns	= DL_IDLE_QOS_NO_LIMIT,
 	.limit_ns	= DL_IDLE_QOS_NO_LIMIT,
 	.target_us	= PM_QOS_DEFAULT_VALUE,
+	.rule2_mode	= DLQ_RULE2_BANDWIDTH,
 };
 
 /**
@@ -453,7 +487,7 @@ static bool dlq_update_limit(void)
 					   slack_node));
 	rule2 = dl_idle_qos_rule2(dlq.capacity, dlq.task_bw + dlq.server_bw,
 				  dlq.frequency);
-	limit = min(rule1, rule2);
+	limit = dlq.rule2_mode == DLQ_RULE2_OFF ? rule1 : min(rule1, rule2);
 	target = dl_idle_qos_target_us(limit);
 
 	if (rule1 == dlq.rule1_ns && rule2 == dlq.rule2_ns &&
@@ -791,6 +825,7 @@ static int dlq_state_show(struct seq_file *m, void *v)
 	u64 rule1, rule2, limit;
 	unsigned int nr_tasks, nr_cpus;
 	s32 target, published;
+	int rule2_mode;
 	unsigned long flags;
 	int cpu;
 
@@ -811,9 +846,11 @@ static int dlq_state_show(struct seq_file *m, void *v)
 	rule2 = dlq.rule2_ns;
 	limit = dlq.limit_ns;
 	target = dlq.target_us;
+	rule2_mode = dlq.rule2_mode;
 	raw_spin_unlock_irqrestore(&dlq.lock, flags);
 
 	seq_printf(m, "publication: %s\n", READ_ONCE(dlq_enabled) ? "on" : "off");
+	seq_printf(m, "rule2: %s\n", dlq_rule2_names[rule2_mode]);
 	seq_printf(m, "tasks: %u\n", nr_tasks);
 	dlq_print_ns(m, "rule1_ns", rule1);
 	dlq_print_ns(m, "rule2_ns", rule2);
@@ -872,6 +909,54 @@ static int dlq_sysctl_handler(const struct ctl_table *table, int write,
 	return 0;
 }
 
+static void dlq_set_rule2_mode(int mode)
+{
+	unsigned long flags;
+	bool publish;
+
+	raw_spin_lock_irqsave(&dlq.lock, flags);
+	dlq.rule2_mode = mode;
+	publish = dlq_update_limit();
+	raw_spin_unlock_irqrestore(&dlq.lock, flags);
+
+	/* Process context: publish now, the write returns with it done. */
+	if (publish && READ_ONCE(dlq_ready))
+		dlq_publish();
+}
+
+/*
+ * Reads give the mode's name; a write must be one name, optionally followed
+ * by a newline, at offset 0 and without NUL bytes, or it is refused with
+ * -EINVAL and changes nothing.
+ */
+static int dlq_rule2_sysctl_handler(const struct ctl_table *table, int write,
+				    void *buffer, size_t *lenp, loff_t *ppos)
+{
+	char name[16];
+	struct ctl_table tmp = {
+		.data	= name,
+		.maxlen	= sizeof(name),
+	};
+	int mode;
+
+	if (!write) {
+		mode = READ_ONCE(dlq.rule2_mode);
+		strscpy(name, dlq_rule2_names[mode]);
+		return proc_dostring(&tmp, write, buffer, lenp, ppos);
+	}
+	if (!*lenp || *lenp >= sizeof(name) || *ppos ||
+	    strnlen(buffer, *lenp) != *lenp)
+		return -EINVAL;
+	memcpy(name, buffer, *lenp);
+	name[*lenp] = '\0';
+	mode = sysfs_match_string(dlq_rule2_names, name);
+	if (mode < 0)
+		return -EINVAL;
+	dlq_set_rule2_mode(mode);
+	*ppos += *lenp;
+	return 0;
+}
+
 static struct ctl_table dlq_sysctls[] = {
 	{
 		.procname	= "sched_dl_idle_qos",
@@ -881,6 +966,12 @@ static struct ctl_table dlq_sysctls[] = {
 		.proc_handler	= dlq_sysctl_handler,
 		.extra1		= SYSCTL_ZERO,
 		.extra2		= SYSCTL_ONE,
+	},
+	{
+		.procname	= "sched_dl_idle_qos_rule2",
+		.maxlen		= 16,
+		.mode		= 0644,
+		.proc_handler	= dlq_rule2_sysctl_handler,
 	},
 };
 

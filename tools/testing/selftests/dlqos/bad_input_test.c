@@ -6,6 +6,9 @@
  *
  *  - /proc/sys/kernel/sched_dl_idle_qos (0 or 1): garbage, out of range,
  *    negative, overlong, empty, several values, a write at an offset;
+ *  - /proc/sys/kernel/sched_dl_idle_qos_rule2 ("bandwidth" or "off"):
+ *    other names, case, spaces, several names, overlong, empty, NUL bytes,
+ *    a write at an offset;
  *  - /sys/kernel/debug/dl_idle_qos/state (read-only): any write;
  *  - cpuidle's current_governor, where the dlqos governor is chosen:
  *    unknown and overlong names;
@@ -20,12 +23,14 @@
 #include "dlqos_util.h"
 
 #define SYSCTL		"/proc/sys/kernel/sched_dl_idle_qos"
+#define RULE2		"/proc/sys/kernel/sched_dl_idle_qos_rule2"
 #define STATE_FILE	"/sys/kernel/debug/dl_idle_qos/state"
 #define PARAMS		"/sys/module/test_cpuidle/parameters"
 #define BIG		8192
 
 struct snapshot {
 	char sysctl[16];
+	char rule2[16];
 	char state[2048];
 	int32_t qos;
 	char governor[32];
@@ -39,6 +44,7 @@ static void take(struct snapshot *s)
 
 	memset(s, 0, sizeof(*s));
 	read_file(SYSCTL, s->sysctl, sizeof(s->sysctl));
+	read_file(RULE2, s->rule2, sizeof(s->rule2));
 	read_file(STATE_FILE, s->state, sizeof(s->state));
 	/* The per-CPU lines hold the live slack, which moves with time. */
 	p = strstr(s->state, "\ncpu");
@@ -55,7 +61,8 @@ static void take(struct snapshot *s)
 
 static int same(const struct snapshot *a, const struct snapshot *b)
 {
-	return !strcmp(a->sysctl, b->sysctl) && !strcmp(a->state, b->state) &&
+	return !strcmp(a->sysctl, b->sysctl) && !strcmp(a->rule2, b->rule2) &&
+	       !strcmp(a->state, b->state) &&
 	       a->qos == b->qos && !strcmp(a->governor, b->governor) &&
 	       !strcmp(a->driver, b->driver);
 }
@@ -127,6 +134,33 @@ TEST(sysctl)
 	expect_refused(_metadata, SYSCTL, big, 64, 0, einval, "64 zeros");
 	/* Whitespace around one value is fine. */
 	EXPECT_EQ(0, write_file(SYSCTL, " 1\n"));
+	TH_LOG("%d bad inputs tried", tried);
+}
+
+TEST(rule2_sysctl)
+{
+	static const char * const bad[] = {
+		"x", "Off", "OFF", "Bandwidth", "off ", " off", "\toff", "offx",
+		"of", "0", "1", "-1", "\n", "off\n\n", "off\nbandwidth",
+		"off bandwidth", "off,bandwidth", "bandwidthbandwidth",
+	};
+	char big[BIG];
+	int i;
+
+	if (access(RULE2, W_OK))
+		SKIP(return, "no %s", RULE2);
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		expect_refused(_metadata, RULE2, bad[i], strlen(bad[i]), 0,
+			       einval, bad[i]);
+	expect_refused(_metadata, RULE2, "", 0, 0, einval, "an empty write");
+	expect_refused(_metadata, RULE2, "off\0x", 5, 0, einval, "a NUL byte");
+	expect_refused(_metadata, RULE2, "off", 3, 1, einval,
+		       "a write at offset 1");
+	memset(big, 'x', sizeof(big));
+	expect_refused(_metadata, RULE2, big, sizeof(big), 0, einval,
+		       "8192 bytes");
+	/* One name, with or without a newline, is fine. */
+	EXPECT_EQ(0, write_file(RULE2, "bandwidth\n"));
 	TH_LOG("%d bad inputs tried", tried);
 }
 

@@ -35,6 +35,7 @@ cpuidle=/sys/devices/system/cpu/cpuidle
 state=/sys/kernel/debug/dl_idle_qos/state
 log=/sys/kernel/debug/test_cpuidle/intervals
 sysctl=/proc/sys/kernel/sched_dl_idle_qos
+rule2=/proc/sys/kernel/sched_dl_idle_qos_rule2
 
 workload()
 {
@@ -50,21 +51,27 @@ workload()
 	esac
 }
 
-# Policy: governor, publication of the limit, cpu_dma_latency held at 0.
+# Policy: governor, publication of the limit, rule 2 mode, cpu_dma_latency
+# held at 0.
 policy()
 {
 	exec 3>&-
+	[ -w $rule2 ] && echo bandwidth > $rule2
 	case $1 in
 	*-pub)	echo 1 > $sysctl ;;
 	*)	[ -w $sysctl ] && echo 0 > $sysctl ;;
 	esac
 	case $1 in
 	dlqos)	echo 1 > $sysctl ;;
+	dlqos-rule1)
+		echo 1 > $sysctl
+		echo off > $rule2 ;;
 	rt-static)
 		exec 3> /dev/cpu_dma_latency
 		echo 0 >&3 ;;
 	esac
 	gov=${1%-pub}
+	gov=${gov%-rule1}
 	[ "$gov" = rt-static ] && gov=menu
 	echo "$gov" > $cpuidle/current_governor
 }
@@ -130,7 +137,7 @@ for d in /sys/devices/system/cpu/cpu0/cpuidle/state*; do
 done
 
 for w in ${DLQOS_BENCH_WORKLOADS:-light medium heavy tight mixed cyclicdeadline}; do
-	for p in ${DLQOS_BENCH_POLICIES:-menu teo ladder menu-pub teo-pub dlqos rt-static}; do
+	for p in ${DLQOS_BENCH_POLICIES:-menu teo ladder menu-pub teo-pub dlqos dlqos-rule1 rt-static}; do
 		policy "$p"
 		settle
 		echo "CELL $table $w $p"

@@ -13,8 +13,8 @@
  * must be SCHED_OTHER, without it fork must fail with EAGAIN), kill them
  * while running or blocked, let them exit, and compare sched_getattr() with
  * what they set.  An admin thread meanwhile turns the publication off and
- * on, switches cpuidle governors, writes sched_rt_runtime_us and takes the
- * last CPU offline and online.
+ * on, switches rule 2 off and on, switches cpuidle governors, writes
+ * sched_rt_runtime_us and takes the last CPU offline and online.
  *
  * Every CHECK_EVERY operations all threads stop: once the tasks that left
  * have reached their 0-lag time, the state view must match the exact model
@@ -565,10 +565,14 @@ static void admin_op(unsigned int *seed, struct counters *c)
 	int r = rand_r(seed) % 100, ret, online;
 
 	doing(NR_WORKERS, "admin op %d", r);
-	if (r < 40) {
+	if (r < 30) {
 		ret = write_file(SYSCTL, rand_r(seed) % 2 ? "1" : "0");
 		if (ret)
 			fail("publication switch: %s", strerror(-ret));
+	} else if (r < 40) {
+		ret = write_file(RULE2, rand_r(seed) % 2 ? "bandwidth" : "off");
+		if (ret)
+			fail("rule 2 mode switch: %s", strerror(-ret));
 	} else if (r < 70) {
 		if (!ch.nr_governors)
 			return;
@@ -761,6 +765,7 @@ FIXTURE_SETUP(churn)
 		SKIP(return, "no %s (CONFIG_DL_IDLE_QOS=n?)", STATE_FILE);
 	self->v.rt_runtime = read_ll(RT_RUNTIME);
 	ASSERT_EQ(0, write_file(SYSCTL, "1"));
+	ASSERT_EQ(0, write_file(RULE2, "bandwidth"));
 	/* Governor switches need a driver: the platform's, or the test one. */
 	if (!platform_idle_driver(buf, sizeof(buf)))
 		ASSERT_EQ(0, ensure_test_driver());
@@ -835,6 +840,7 @@ static void restore(struct saved *v)
 	if (read_ll(RT_RUNTIME) != v->rt_runtime)
 		write_ll(RT_RUNTIME, v->rt_runtime);
 	write_file(SYSCTL, "1");
+	write_file(RULE2, "bandwidth");
 	set_governor(v->governor);
 }
 

@@ -28,6 +28,7 @@
 #define MAX_TASKS	256
 #define STATE_FILE	"/sys/kernel/debug/dl_idle_qos/state"
 #define SYSCTL		"/proc/sys/kernel/sched_dl_idle_qos"
+#define RULE2		"/proc/sys/kernel/sched_dl_idle_qos_rule2"
 #define RT_RUNTIME	"/proc/sys/kernel/sched_rt_runtime_us"
 #define RT_PERIOD	"/proc/sys/kernel/sched_rt_period_us"
 #define TRACE		"/sys/kernel/tracing"
@@ -160,9 +161,17 @@ static int live_tasks(struct model *m)
 	return nr;
 }
 
+/* Whether rule 2 is switched off (sched_dl_idle_qos_rule2 = off). */
+static int rule2_off(void)
+{
+	char buf[16];
+
+	return !read_file(RULE2, buf, sizeof(buf)) && !strcmp(buf, "off");
+}
+
 /*
- * Exact L* as a rational, into l.  Returns 0 when there is no task (no
- * limit).
+ * Exact L* as a rational, into l: min(rule 1, rule 2), or rule 1 alone
+ * when rule 2 is off.  Returns 0 when there is no task (no limit).
  */
 static int exact_limit(struct model *m, mpq_t l)
 {
@@ -210,7 +219,7 @@ static int exact_limit(struct model *m, mpq_t l)
 		mpq_set_ui(l, 0, 1);
 	else
 		mpq_div(l, spare, freq);
-	if (mpq_cmp(rule1, l) < 0)
+	if (rule2_off() || mpq_cmp(rule1, l) < 0)
 		mpq_set(l, rule1);
 	mpq_clears(spare, freq, term, rule1, NULL);
 	return 1;
@@ -293,7 +302,8 @@ static void check_limit(struct __test_metadata *_metadata, struct model *m)
 	       s.published_us);
 	EXPECT_LE(s.limit_ns, floor_ns);
 	EXPECT_GE(s.limit_ns + 1, floor_ns);
-	EXPECT_EQ(s.limit_ns, s.rule1_ns < s.rule2_ns ? s.rule1_ns : s.rule2_ns);
+	EXPECT_EQ(s.limit_ns, rule2_off() || s.rule1_ns < s.rule2_ns ?
+			      s.rule1_ns : s.rule2_ns);
 	EXPECT_EQ((long long)(s.limit_ns / 1000), s.limit_us);
 	EXPECT_TRUE(us_brackets(s.limit_us, l));
 	if (s.publication) {

@@ -38,6 +38,7 @@ FIXTURE_SETUP(limit)
 	self->m.n = 0;
 	self->rt_runtime = read_ll(RT_RUNTIME);
 	ASSERT_EQ(0, write_file(SYSCTL, "1"));
+	ASSERT_EQ(0, write_file(RULE2, "bandwidth"));
 	/*
 	 * No deadline task of an earlier test is left, and the kernel's
 	 * own accounting holds only the fair servers: nothing leaked.
@@ -57,6 +58,7 @@ FIXTURE_TEARDOWN(limit)
 		write_file(RT_RUNTIME, buf);
 	}
 	write_file(SYSCTL, "1");
+	write_file(RULE2, "bandwidth");
 	for (i = 1; i < MAX_CPUS; i++) {
 		char path[64];
 
@@ -88,6 +90,49 @@ TEST_F(limit, rule2_binds)
 		ASSERT_EQ(0, admit(&self->m, 40 * MS, 100 * MS, 100 * MS,
 				   DL_CHILD_BLOCK));
 	check_limit(_metadata, &self->m);
+}
+
+/*
+ * Rule 2 off: the limit is rule 1 alone, published at once; back to
+ * min(rule 1, rule 2) with "bandwidth".  The set is the one of rule2_binds,
+ * with constrained deadlines so that rule 1 is finite but larger.
+ */
+TEST_F(limit, rule2_off)
+{
+	struct model *m = &self->m;
+	char buf[16];
+	struct state s;
+	int i;
+
+	for (i = 0; i < 2 * nr_cpus(); i++)
+		ASSERT_EQ(0, admit(m, 40 * MS, 90 * MS, 100 * MS,
+				   DL_CHILD_BLOCK));
+	ASSERT_EQ(0, read_file(RULE2, buf, sizeof(buf)));
+	EXPECT_STREQ("bandwidth", buf);
+	check_limit(_metadata, m);
+	ASSERT_EQ(0, read_state(&s));
+	ASSERT_LT(s.rule2_ns, s.rule1_ns);
+	EXPECT_EQ(s.rule2_ns, s.limit_ns);
+
+	ASSERT_EQ(0, write_file(RULE2, "off\n"));
+	ASSERT_EQ(0, read_file(RULE2, buf, sizeof(buf)));
+	EXPECT_STREQ("off", buf);
+	check_limit(_metadata, m);
+	ASSERT_EQ(0, read_state(&s));
+	/* Rule 1 is D - C = 50 ms: nothing to round. */
+	EXPECT_EQ(50 * MS, s.limit_ns);
+	EXPECT_EQ(50000, read_cpu_dma_latency());
+
+	/* Changes while off follow rule 1 alone. */
+	ASSERT_EQ(0, set_deadline(m->c[0].pid, 40 * MS, 70 * MS, 100 * MS));
+	m->t[0] = (struct task_param){ 40 * MS, 70 * MS, 100 * MS };
+	check_limit(_metadata, m);
+	EXPECT_EQ(30000, read_cpu_dma_latency());
+
+	ASSERT_EQ(0, write_file(RULE2, "bandwidth"));
+	check_limit(_metadata, m);
+	ASSERT_EQ(0, read_state(&s));
+	EXPECT_EQ(s.rule2_ns, s.limit_ns);
 }
 
 /* Periods that are not a product of 2s and 5s (inexact fixed point). */

@@ -40,7 +40,7 @@ import re
 import sys
 
 POLICIES = ["menu", "teo", "ladder", "menu-pub", "teo-pub", "dlqos",
-            "rt-static"]
+            "dlqos-rule1", "rt-static"]
 POLICY_DESC = {
     "menu": "menu, publication off",
     "teo": "teo, publication off",
@@ -48,6 +48,7 @@ POLICY_DESC = {
     "menu-pub": "menu, publication on",
     "teo-pub": "teo, publication on",
     "dlqos": "dlqos (publication on)",
+    "dlqos-rule1": "dlqos, rule 2 off (publication on)",
     "rt-static": "cpu_dma_latency = 0 (menu)",
 }
 
