@@ -36,6 +36,7 @@ state=/sys/kernel/debug/dl_idle_qos/state
 log=/sys/kernel/debug/test_cpuidle/intervals
 sysctl=/proc/sys/kernel/sched_dl_idle_qos
 rule2=/proc/sys/kernel/sched_dl_idle_qos_rule2
+policies="menu teo ladder menu-pub teo-pub dlqos dlqos-rule1 rt-static"
 
 workload()
 {
@@ -137,7 +138,7 @@ for d in /sys/devices/system/cpu/cpu0/cpuidle/state*; do
 done
 
 for w in ${DLQOS_BENCH_WORKLOADS:-light medium heavy tight mixed cyclicdeadline}; do
-	for p in ${DLQOS_BENCH_POLICIES:-menu teo ladder menu-pub teo-pub dlqos dlqos-rule1 rt-static}; do
+	for p in ${DLQOS_BENCH_POLICIES:-$policies}; do
 		policy "$p"
 		settle
 		echo "CELL $table $w $p"
