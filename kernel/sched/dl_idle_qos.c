@@ -20,14 +20,15 @@
  * Let task i have runtime C_i, relative deadline D_i and period P_i, let M be
  * the capacity of the online CPUs (in CPUs), cap the admission cap
  * sched_rt_runtime_us / sched_rt_period_us (1 when admission is off), and U
- * the bandwidth reserved by the tasks and by the fair_server DL servers.  L*
+ * the bandwidth reserved by the tasks, by the fair_server DL servers and by
+ * the idle reservation of the online CPUs (sched_dl_idle_reserve_us).  L*
  * is the largest L such that, with every task's runtime inflated by L (the
  * time a job may lose waiting for its CPU to leave an idle state), the set
  * still passes the tests the kernel applies at admission:
  *
  * Rule 1 (slack): C_i + L <= D_i for every task, so L <= min(D_i - C_i).
  *
- * Rule 2 (spare bandwidth): sum((C_i + L) / P_i) + U_servers <= cap * M,
+ * Rule 2 (spare bandwidth): sum((C_i + L) / P_i) + U_other <= cap * M,
  * so L <= (cap * M - U) / sum(1 / P_i).  With N tasks of equal period P
  * this is L * N <= (cap * M - U) * P: the time lost to exit latency in one
  * period fits in what the reservations leave free.
@@ -175,6 +176,7 @@ static const char * const dlq_rule2_names[] = {
  * @frequency:	sum of 1/P over the tasks, each term rounded up
  * @task_bw:	sum of C/P over the tasks, each term rounded up
  * @server_bw:	sum of C/P over the DL servers of online CPUs, rounded up
+ * @idle_bw:	idle reservation (sched_dl_idle_reserve_us) of the online CPUs
  * @cpu_capacity: capacity of the online CPUs, SCHED_CAPACITY_SCALE per CPU
  * @nr_cpus:	number of online CPUs
  * @capacity:	cap * M, rounded down
@@ -192,6 +194,7 @@ struct dl_idle_qos {
 	u128			frequency;
 	u128			task_bw;
 	u128			server_bw;
+	u128			idle_bw;
 	unsigned long		cpu_capacity;
 	unsigned int		nr_cpus;
 	u128			capacity;
@@ -461,6 +464,15 @@ static void dlq_update_capacity(void)
 	dlq.capacity = dl_idle_qos_capacity(dlq.cpu_capacity,
 					    global_rt_runtime(),
 					    global_rt_period());
+	/* BW_SHIFT fixed point, rounded up already: exact in 10^-30 units. */
+	dlq.idle_bw = (u128)global_dl_idle_reserve_bw() * dlq.nr_cpus *
+		      (DL_IDLE_QOS_ONE >> BW_SHIFT);
+}
+
+/* U: everything reserved, tasks, servers and idle reservation. */
+static u128 dlq_reserved(void)
+{
+	return dlq.task_bw + dlq.server_bw + dlq.idle_bw;
 }
 
 /* Fixed point to parts per billion, for the tracepoint and the state view. */
@@ -485,7 +497,7 @@ static bool dlq_update_limit(void)
 	if (first)
 		rule1 = dlq_slack(rb_entry(first, struct dl_idle_qos_node,
 					   slack_node));
-	rule2 = dl_idle_qos_rule2(dlq.capacity, dlq.task_bw + dlq.server_bw,
+	rule2 = dl_idle_qos_rule2(dlq.capacity, dlq_reserved(),
 				  dlq.frequency);
 	limit = dlq.rule2_mode == DLQ_RULE2_OFF ? rule1 : min(rule1, rule2);
 	target = dl_idle_qos_target_us(limit);
@@ -503,7 +515,7 @@ static bool dlq_update_limit(void)
 	/* The arguments cost two u128 divisions: only when tracing. */
 	if (trace_dl_idle_qos_limit_enabled())
 		trace_dl_idle_qos_limit(rule1, rule2, limit, dlq.nr_tasks,
-					dlq_ppb(dlq.task_bw + dlq.server_bw),
+					dlq_ppb(dlq_reserved()),
 					dlq_ppb(dlq.capacity), target);
 	return publish;
 }
@@ -821,7 +833,7 @@ static void dlq_print_fixed(struct seq_file *m, const char *name, u128 x,
 
 static int dlq_state_show(struct seq_file *m, void *v)
 {
-	u128 capacity, task_bw, server_bw, frequency;
+	u128 capacity, task_bw, server_bw, idle_bw, frequency;
 	u64 rule1, rule2, limit;
 	unsigned int nr_tasks, nr_cpus;
 	s32 target, published;
@@ -841,6 +853,7 @@ static int dlq_state_show(struct seq_file *m, void *v)
 	capacity = dlq.capacity;
 	task_bw = dlq.task_bw;
 	server_bw = dlq.server_bw;
+	idle_bw = dlq.idle_bw;
 	frequency = dlq.frequency;
 	rule1 = dlq.rule1_ns;
 	rule2 = dlq.rule2_ns;
@@ -859,9 +872,11 @@ static int dlq_state_show(struct seq_file *m, void *v)
 	dlq_print_us(m, "published_us", published);
 	seq_printf(m, "cpus: %u\n", nr_cpus);
 	dlq_print_fixed(m, "capacity", capacity, DL_IDLE_QOS_ONE);
-	dlq_print_fixed(m, "reserved", task_bw + server_bw, DL_IDLE_QOS_ONE);
+	dlq_print_fixed(m, "reserved", task_bw + server_bw + idle_bw,
+			DL_IDLE_QOS_ONE);
 	dlq_print_fixed(m, "task_bw", task_bw, DL_IDLE_QOS_ONE);
 	dlq_print_fixed(m, "server_bw", server_bw, DL_IDLE_QOS_ONE);
+	dlq_print_fixed(m, "idle_bw", idle_bw, DL_IDLE_QOS_ONE);
 	/* sum(1/P), from per nanosecond to per second. */
 	dlq_print_fixed(m, "frequency_hz", frequency,
 			DL_IDLE_QOS_ONE / NSEC_PER_SEC);

@@ -9,6 +9,10 @@
  *  - /proc/sys/kernel/sched_dl_idle_qos_rule2 ("bandwidth" or "off"):
  *    other names, case, spaces, several names, overlong, empty, NUL bytes,
  *    a write at an offset;
+ *  - /proc/sys/kernel/sched_dl_idle_reserve_us ("RUNTIME PERIOD"): one or
+ *    three values, RUNTIME >= PERIOD, negative, garbage, overlong, empty,
+ *    a write at an offset (-EINVAL), and a reservation not below the rt
+ *    ratio (-EBUSY);
  *  - /sys/kernel/debug/dl_idle_qos/state (read-only): any write;
  *  - cpuidle's current_governor, where the dlqos governor is chosen:
  *    unknown and overlong names;
@@ -24,6 +28,7 @@
 
 #define SYSCTL		"/proc/sys/kernel/sched_dl_idle_qos"
 #define RULE2		"/proc/sys/kernel/sched_dl_idle_qos_rule2"
+#define IDLE_RESERVE	"/proc/sys/kernel/sched_dl_idle_reserve_us"
 #define STATE_FILE	"/sys/kernel/debug/dl_idle_qos/state"
 #define PARAMS		"/sys/module/test_cpuidle/parameters"
 #define BIG		8192
@@ -31,6 +36,7 @@
 struct snapshot {
 	char sysctl[16];
 	char rule2[16];
+	char reserve[32];
 	char state[2048];
 	int32_t qos;
 	char governor[32];
@@ -45,6 +51,7 @@ static void take(struct snapshot *s)
 	memset(s, 0, sizeof(*s));
 	read_file(SYSCTL, s->sysctl, sizeof(s->sysctl));
 	read_file(RULE2, s->rule2, sizeof(s->rule2));
+	read_file(IDLE_RESERVE, s->reserve, sizeof(s->reserve));
 	read_file(STATE_FILE, s->state, sizeof(s->state));
 	/* The per-CPU lines hold the live slack, which moves with time. */
 	p = strstr(s->state, "\ncpu");
@@ -62,6 +69,7 @@ static void take(struct snapshot *s)
 static int same(const struct snapshot *a, const struct snapshot *b)
 {
 	return !strcmp(a->sysctl, b->sysctl) && !strcmp(a->rule2, b->rule2) &&
+	       !strcmp(a->reserve, b->reserve) &&
 	       !strcmp(a->state, b->state) &&
 	       a->qos == b->qos && !strcmp(a->governor, b->governor) &&
 	       !strcmp(a->driver, b->driver);
@@ -161,6 +169,36 @@ TEST(rule2_sysctl)
 		       "8192 bytes");
 	/* One name, with or without a newline, is fine. */
 	EXPECT_EQ(0, write_file(RULE2, "bandwidth\n"));
+	TH_LOG("%d bad inputs tried", tried);
+}
+
+TEST(idle_reserve)
+{
+	static const char * const bad[] = {
+		"1", "1 2 3", "-1 10", "1 -10", "10 5", "10 10", "5 0", "x",
+		"1x 10", "1 10x", "1,10", "99999999999 100000000000", "\n",
+		"0.5 10",
+	};
+	static const int ebusy[] = { EBUSY, 0 };
+	char big[BIG];
+	int i;
+
+	if (access(IDLE_RESERVE, W_OK))
+		SKIP(return, "no %s", IDLE_RESERVE);
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		expect_refused(_metadata, IDLE_RESERVE, bad[i], strlen(bad[i]),
+			       0, einval, bad[i]);
+	expect_refused(_metadata, IDLE_RESERVE, "", 0, 0, einval,
+		       "an empty write");
+	expect_refused(_metadata, IDLE_RESERVE, "1 10", 4, 1, einval,
+		       "a write at offset 1");
+	memset(big, '1', sizeof(big));
+	expect_refused(_metadata, IDLE_RESERVE, big, sizeof(big), 0, einval,
+		       "8192 digits");
+	/* Not below the rt ratio (0.95 by default): no room left for tasks. */
+	expect_refused(_metadata, IDLE_RESERVE, "9999 10000", 10, 0, ebusy,
+		       "99.99%");
+	EXPECT_EQ(0, write_file(IDLE_RESERVE, "0 0\n"));
 	TH_LOG("%d bad inputs tried", tried);
 }
 

@@ -36,7 +36,8 @@ state=/sys/kernel/debug/dl_idle_qos/state
 log=/sys/kernel/debug/test_cpuidle/intervals
 sysctl=/proc/sys/kernel/sched_dl_idle_qos
 rule2=/proc/sys/kernel/sched_dl_idle_qos_rule2
-policies="menu teo ladder menu-pub teo-pub dlqos dlqos-rule1 rt-static"
+reserve=/proc/sys/kernel/sched_dl_idle_reserve_us
+policies="menu teo ladder menu-pub teo-pub dlqos dlqos-rule1 dlqos-reserve rt-static"
 
 workload()
 {
@@ -52,12 +53,13 @@ workload()
 	esac
 }
 
-# Policy: governor, publication of the limit, rule 2 mode, cpu_dma_latency
-# held at 0.
+# Policy: governor, publication of the limit, rule 2 mode, idle
+# reservation, cpu_dma_latency held at 0.
 policy()
 {
 	exec 3>&-
 	[ -w $rule2 ] && echo bandwidth > $rule2
+	[ -w $reserve ] && echo 0 0 > $reserve
 	case $1 in
 	*-pub)	echo 1 > $sysctl ;;
 	*)	[ -w $sysctl ] && echo 0 > $sysctl ;;
@@ -67,12 +69,17 @@ policy()
 	dlqos-rule1)
 		echo 1 > $sysctl
 		echo off > $rule2 ;;
+	dlqos-reserve)
+		# 5% of every CPU kept idle: 0.5 ms every 10 ms.
+		echo 1 > $sysctl
+		echo 500 10000 > $reserve ;;
 	rt-static)
 		exec 3> /dev/cpu_dma_latency
 		echo 0 >&3 ;;
 	esac
 	gov=${1%-pub}
 	gov=${gov%-rule1}
+	gov=${gov%-reserve}
 	[ "$gov" = rt-static ] && gov=menu
 	echo "$gov" > $cpuidle/current_governor
 }

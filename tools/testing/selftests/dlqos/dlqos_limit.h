@@ -29,6 +29,7 @@
 #define STATE_FILE	"/sys/kernel/debug/dl_idle_qos/state"
 #define SYSCTL		"/proc/sys/kernel/sched_dl_idle_qos"
 #define RULE2		"/proc/sys/kernel/sched_dl_idle_qos_rule2"
+#define IDLE_RESERVE	"/proc/sys/kernel/sched_dl_idle_reserve_us"
 #define RT_RUNTIME	"/proc/sys/kernel/sched_rt_runtime_us"
 #define RT_PERIOD	"/proc/sys/kernel/sched_rt_period_us"
 #define TRACE		"/sys/kernel/tracing"
@@ -161,6 +162,42 @@ static int live_tasks(struct model *m)
 	return nr;
 }
 
+/* sched_dl_idle_reserve_us: 0 and its runtime and period (us), or -1. */
+static int read_idle_reserve(long long *runtime, long long *period)
+{
+	char buf[64];
+
+	if (read_file(IDLE_RESERVE, buf, sizeof(buf)))
+		return -1;
+	if (sscanf(buf, "%lld %lld", runtime, period) != 2)
+		return -1;
+	return 0;
+}
+
+/*
+ * The idle reservation of one CPU (sched_dl_idle_reserve_us) as admission
+ * control accounts it: runtime / period rounded up to 2^-20, into q.
+ */
+static void idle_reserve(mpq_t q)
+{
+	long long r, p;
+	mpz_t z;
+
+	if (read_idle_reserve(&r, &p) || r <= 0 || p <= 0) {
+		mpq_set_ui(q, 0, 1);
+		return;
+	}
+	mpz_init_set_ui(z, r);
+	mpz_mul_2exp(z, z, 20);
+	mpz_cdiv_q_ui(z, z, p);
+	mpq_set_z(q, z);
+	mpz_set_ui(z, 1);
+	mpz_mul_2exp(z, z, 20);
+	mpz_set(mpq_denref(q), z);
+	mpq_canonicalize(q);
+	mpz_clear(z);
+}
+
 /* Whether rule 2 is switched off (sched_dl_idle_qos_rule2 = off). */
 static int rule2_off(void)
 {
@@ -199,6 +236,11 @@ static int exact_limit(struct model *m, mpq_t l)
 		mpq_canonicalize(term);
 		mpq_sub(spare, spare, term);
 	}
+	/* - the idle reservation of the online CPUs */
+	idle_reserve(term);
+	mpq_set_ui(rule1, nr_cpus(), 1);
+	mpq_mul(term, term, rule1);
+	mpq_sub(spare, spare, term);
 	/* - tasks; rule 1 */
 	mpq_set_si(rule1, -1, 1);
 	for (i = 0; i < m->n; i++) {

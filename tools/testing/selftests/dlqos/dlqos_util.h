@@ -388,8 +388,8 @@ static inline long long dl_to_ratio(uint64_t period, uint64_t runtime)
 	return (runtime << 20) / period;
 }
 
-/* dl_bw->total_bw of the root domain of CPU 0, from sched/debug. */
-static inline long long dl_total_bw(void)
+/* A field of CPU 0's dl_rq in the scheduler's debugfs file, or -1. */
+static inline long long dl_rq_field(const char *field)
 {
 	FILE *f = fopen("/sys/kernel/debug/sched/debug", "r");
 	char line[256];
@@ -398,9 +398,9 @@ static inline long long dl_total_bw(void)
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f)) {
-		char *p = strstr(line, ".dl_bw->total_bw");
+		char *p = strstr(line, field);
 
-		if (!p)
+		if (!p || p[strlen(field)] != ' ')
 			continue;
 		p = strchr(p, ':');
 		if (p) {
@@ -410,6 +410,18 @@ static inline long long dl_total_bw(void)
 	}
 	fclose(f);
 	return v;
+}
+
+/* dl_bw->total_bw of the root domain of CPU 0. */
+static inline long long dl_total_bw(void)
+{
+	return dl_rq_field(".dl_bw->total_bw");
+}
+
+/* What admission control lets tasks and servers hold per CPU (BW_SHIFT). */
+static inline long long dl_bw_bw(void)
+{
+	return dl_rq_field(".dl_bw->bw");
 }
 
 /*

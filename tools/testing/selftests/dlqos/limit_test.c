@@ -39,6 +39,8 @@ FIXTURE_SETUP(limit)
 	self->rt_runtime = read_ll(RT_RUNTIME);
 	ASSERT_EQ(0, write_file(SYSCTL, "1"));
 	ASSERT_EQ(0, write_file(RULE2, "bandwidth"));
+	if (!access(IDLE_RESERVE, W_OK))
+		ASSERT_EQ(0, write_file(IDLE_RESERVE, "0 0"));
 	/*
 	 * No deadline task of an earlier test is left, and the kernel's
 	 * own accounting holds only the fair servers: nothing leaked.
@@ -59,6 +61,7 @@ FIXTURE_TEARDOWN(limit)
 	}
 	write_file(SYSCTL, "1");
 	write_file(RULE2, "bandwidth");
+	write_file(IDLE_RESERVE, "0 0");
 	for (i = 1; i < MAX_CPUS; i++) {
 		char path[64];
 
@@ -133,6 +136,60 @@ TEST_F(limit, rule2_off)
 	check_limit(_metadata, m);
 	ASSERT_EQ(0, read_state(&s));
 	EXPECT_EQ(s.rule2_ns, s.limit_ns);
+}
+
+/*
+ * An idle reservation of 10% per CPU (sched_dl_idle_reserve_us): admission
+ * control keeps it free, and the limit counts it in U.
+ */
+TEST_F(limit, idle_reserve)
+{
+	struct model *m = &self->m;
+	struct dl_child c = { 0 };
+	long long base_bw = dl_bw_bw();
+	long long r, p;
+	int i, cpus = nr_cpus();
+
+	if (access(IDLE_RESERVE, W_OK))
+		SKIP(return, "no %s", IDLE_RESERVE);
+	ASSERT_EQ(0, write_file(IDLE_RESERVE, "1000 10000"));
+	ASSERT_EQ(0, read_idle_reserve(&r, &p));
+	EXPECT_EQ(1000, r);
+	EXPECT_EQ(10000, p);
+	/* 0.1 rounded up to 2^-20: ceil(2^20 / 10) = 104858. */
+	EXPECT_EQ(base_bw - 104858, dl_bw_bw());
+	EXPECT_EQ(servers_total_bw(), dl_total_bw());
+	check_limit(_metadata, m);
+
+	/*
+	 * 0.75 * M of tasks, 0.05 * M of fair servers and 0.1 * M reserved
+	 * leave 0.05 * M of the 0.95 * M admission allows.
+	 */
+	for (i = 0; i < cpus; i++)
+		ASSERT_EQ(0, admit(m, 75 * MS, 100 * MS, 100 * MS,
+				   DL_CHILD_BLOCK));
+	check_limit(_metadata, m);
+	/* 0.05 * M + 0.05 fits without the reservation, not with it. */
+	EXPECT_EQ(-EBUSY, dl_child_start(&c, (5 * cpus + 5) * MS, 100 * MS,
+					 100 * MS, DL_CHILD_BLOCK));
+	/* 20% does not fit next to the tasks: refused, nothing changes. */
+	EXPECT_EQ(-EBUSY, write_file(IDLE_RESERVE, "2000 10000"));
+	ASSERT_EQ(0, read_idle_reserve(&r, &p));
+	EXPECT_EQ(1000, r);
+	EXPECT_EQ(10000, p);
+	EXPECT_EQ(base_bw - 104858, dl_bw_bw());
+	check_limit(_metadata, m);
+
+	/* Without the reservation the task fits. */
+	ASSERT_EQ(0, write_file(IDLE_RESERVE, "0 0"));
+	EXPECT_EQ(base_bw, dl_bw_bw());
+	check_limit(_metadata, m);
+	ASSERT_EQ(0, admit(m, (5 * cpus + 5) * MS, 100 * MS, 100 * MS,
+			   DL_CHILD_BLOCK));
+	check_limit(_metadata, m);
+	/* Now no reservation fits: 0.95 * M - 0.85 * M - 0.05 < 0.1 * M. */
+	EXPECT_EQ(-EBUSY, write_file(IDLE_RESERVE, "1000 10000"));
+	EXPECT_EQ(base_bw, dl_bw_bw());
 }
 
 /* Periods that are not a product of 2s and 5s (inexact fixed point). */

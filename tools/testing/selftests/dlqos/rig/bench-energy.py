@@ -40,7 +40,7 @@ import re
 import sys
 
 POLICIES = ["menu", "teo", "ladder", "menu-pub", "teo-pub", "dlqos",
-            "dlqos-rule1", "rt-static"]
+            "dlqos-rule1", "dlqos-reserve", "rt-static"]
 POLICY_DESC = {
     "menu": "menu, publication off",
     "teo": "teo, publication off",
@@ -49,6 +49,7 @@ POLICY_DESC = {
     "teo-pub": "teo, publication on",
     "dlqos": "dlqos (publication on)",
     "dlqos-rule1": "dlqos, rule 2 off (publication on)",
+    "dlqos-reserve": "dlqos, idle reservation 0.5 ms / 10 ms (publication on)",
     "rt-static": "cpu_dma_latency = 0 (menu)",
 }
 
