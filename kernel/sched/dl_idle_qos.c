@@ -177,6 +177,11 @@ static const char * const dlq_rule2_names[] = {
  * @task_bw:	sum of C/P over the tasks, each term rounded up
  * @server_bw:	sum of C/P over the DL servers of online CPUs, rounded up
  * @idle_bw:	idle reservation (sched_dl_idle_reserve_us) of the online CPUs
+ * @rt_runtime:	admission parameters in force: sched_rt_runtime_us (ns,
+ *		RUNTIME_INF when off), as of the last sched_dl_do_global()
+ * @rt_period:	sched_rt_period_us in force (ns)
+ * @reserve:	sched_dl_idle_reserve_us in force, per CPU (BW_SHIFT)
+ * @bw_valid:	@rt_runtime, @rt_period and @reserve are set
  * @cpu_capacity: capacity of the online CPUs, SCHED_CAPACITY_SCALE per CPU
  * @nr_cpus:	number of online CPUs
  * @capacity:	cap * M, rounded down
@@ -195,6 +200,10 @@ struct dl_idle_qos {
 	u128			task_bw;
 	u128			server_bw;
 	u128			idle_bw;
+	u64			rt_runtime;
+	u64			rt_period;
+	u64			reserve;
+	bool			bw_valid;
 	unsigned long		cpu_capacity;
 	unsigned int		nr_cpus;
 	u128			capacity;
@@ -457,15 +466,31 @@ static void dlq_remove_server(struct dl_idle_qos_node *node)
 	node->kind = DL_IDLE_QOS_NONE;
 }
 
+/*
+ * Take the admission parameters in force.  Only after sched_dl_do_global()
+ * (and at init, before user space can write them): while a write to the
+ * sysctls is being validated they hold values that may be refused.
+ */
+static void dlq_take_bw_params(void)
+{
+	lockdep_assert_held(&dlq.lock);
+
+	dlq.rt_runtime = global_rt_runtime();
+	dlq.rt_period = global_rt_period();
+	dlq.reserve = global_dl_idle_reserve_bw();
+	dlq.bw_valid = true;
+}
+
 static void dlq_update_capacity(void)
 {
 	lockdep_assert_held(&dlq.lock);
 
-	dlq.capacity = dl_idle_qos_capacity(dlq.cpu_capacity,
-					    global_rt_runtime(),
-					    global_rt_period());
+	if (!dlq.bw_valid)
+		dlq_take_bw_params();
+	dlq.capacity = dl_idle_qos_capacity(dlq.cpu_capacity, dlq.rt_runtime,
+					    dlq.rt_period);
 	/* BW_SHIFT fixed point, rounded up already: exact in 10^-30 units. */
-	dlq.idle_bw = (u128)global_dl_idle_reserve_bw() * dlq.nr_cpus *
+	dlq.idle_bw = (u128)dlq.reserve * dlq.nr_cpus *
 		      (DL_IDLE_QOS_ONE >> BW_SHIFT);
 }
 
@@ -722,8 +747,9 @@ void dl_idle_qos_cpu_offline(int cpu)
 /**
  * dl_idle_qos_bw_update - follow a change of the admission cap
  *
- * Called from sched_dl_do_global() when sched_rt_runtime_us or
- * sched_rt_period_us changed, in process context.
+ * Called from sched_dl_do_global() when sched_rt_runtime_us,
+ * sched_rt_period_us or sched_dl_idle_reserve_us changed, after the change
+ * was validated, in process context.
  */
 void dl_idle_qos_bw_update(void)
 {
@@ -731,6 +757,7 @@ void dl_idle_qos_bw_update(void)
 	bool publish;
 
 	raw_spin_lock_irqsave(&dlq.lock, flags);
+	dlq_take_bw_params();
 	dlq_update_capacity();
 	publish = dlq_update_limit();
 	raw_spin_unlock_irqrestore(&dlq.lock, flags);
