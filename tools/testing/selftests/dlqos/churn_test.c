@@ -14,7 +14,8 @@
  * while running or blocked, let them exit, and compare sched_getattr() with
  * what they set.  An admin thread meanwhile turns the publication off and
  * on, switches rule 2 off and on, switches cpuidle governors, writes
- * sched_rt_runtime_us and takes the last CPU offline and online.
+ * sched_rt_runtime_us and sched_dl_idle_reserve_us and takes the last CPU
+ * offline and online.
  *
  * Every CHECK_EVERY operations all threads stop: once the tasks that left
  * have reached their 0-lag time, the state view must match the exact model
@@ -73,7 +74,7 @@ static struct {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	int pause, parked;
-	int toggles, rt_writes;
+	int toggles, rt_writes, reserve_writes;
 	int last_cpu;
 	char governors[8][16];
 	int nr_governors;
@@ -561,18 +562,26 @@ static void admin_op(unsigned int *seed, struct counters *c)
 {
 	static const long long rt_runtime[] = { 950000, 900000, 800000,
 						990000, -1 };
+	static const char * const reserve[] = { "0 0", "500 10000",
+						 "2000 40000", "1000 10000" };
 	char path[64];
 	int r = rand_r(seed) % 100, ret, online;
 
 	doing(NR_WORKERS, "admin op %d", r);
-	if (r < 30) {
+	if (r < 25) {
 		ret = write_file(SYSCTL, rand_r(seed) % 2 ? "1" : "0");
 		if (ret)
 			fail("publication switch: %s", strerror(-ret));
-	} else if (r < 40) {
+	} else if (r < 33) {
 		ret = write_file(RULE2, rand_r(seed) % 2 ? "bandwidth" : "off");
 		if (ret)
 			fail("rule 2 mode switch: %s", strerror(-ret));
+	} else if (r < 40) {
+		/* Accepted, or refused when the admitted tasks do not fit. */
+		ret = write_file(IDLE_RESERVE, reserve[rand_r(seed) % 4]);
+		if (ret && ret != -EBUSY)
+			fail("sched_dl_idle_reserve_us: %s", strerror(-ret));
+		ch.reserve_writes++;
 	} else if (r < 70) {
 		if (!ch.nr_governors)
 			return;
@@ -766,6 +775,8 @@ FIXTURE_SETUP(churn)
 	self->v.rt_runtime = read_ll(RT_RUNTIME);
 	ASSERT_EQ(0, write_file(SYSCTL, "1"));
 	ASSERT_EQ(0, write_file(RULE2, "bandwidth"));
+	if (!access(IDLE_RESERVE, W_OK))
+		ASSERT_EQ(0, write_file(IDLE_RESERVE, "0 0"));
 	/* Governor switches need a driver: the platform's, or the test one. */
 	if (!platform_idle_driver(buf, sizeof(buf)))
 		ASSERT_EQ(0, ensure_test_driver());
@@ -841,6 +852,7 @@ static void restore(struct saved *v)
 		write_ll(RT_RUNTIME, v->rt_runtime);
 	write_file(SYSCTL, "1");
 	write_file(RULE2, "bandwidth");
+	write_file(IDLE_RESERVE, "0 0");
 	set_governor(v->governor);
 }
 
@@ -925,8 +937,8 @@ TEST_F_TIMEOUT(churn, random_operations, 3000)
 	       sum.forks, sum.kills, sum.exits, sum.switches);
 	TH_LOG("churn: %ld invalid inputs refused, %ld refused for bandwidth",
 	       sum.invalid, sum.refused);
-	TH_LOG("churn: %d rt runtime writes, %d CPU offline/online toggles",
-	       ch.rt_writes, ch.toggles);
+	TH_LOG("churn: %d rt runtime writes, %d idle reservation writes, %d CPU offline/online toggles",
+	       ch.rt_writes, ch.reserve_writes, ch.toggles);
 }
 
 TEST_HARNESS_MAIN
