@@ -272,8 +272,13 @@ $(ARM64_ROOT)/.unpacked:
 # Test module, selftests, busybox and rt-tests in one cpio archive.  The
 # test module is x86 only: on arm64, cpuidle-psci is the idle driver.
 USERLAND	:= $(if $(ASUFFIX),$(ARM64_ROOT))
+# The module is built in a copy per kernel object tree: kbuild's command
+# lines do not name the tree, so one build directory shared by the plain,
+# DEBUG and RT kernels would keep a module with another kernel's vermagic.
+TESTMOD_BUILD	:= $(KOBJ)/dlqos-test-module
 initramfs: kernel $(if $(ASUFFIX),$(ARM64_ROOT)/.unpacked)
-	$(if $(ASUFFIX),,$(KMAKE) M=$(KSRC)/$(TESTMOD) modules)
+	$(if $(ASUFFIX),,rsync -rc $(TESTMOD)/ $(TESTMOD_BUILD)/)
+	$(if $(ASUFFIX),,$(KMAKE) M=$(TESTMOD_BUILD) modules)
 	rm -rf $(ROOTFS)
 	mkdir -p $(ROOTFS)/bin $(ROOTFS)/sbin $(ROOTFS)/usr/bin \
 		$(ROOTFS)/usr/sbin $(ROOTFS)/proc $(ROOTFS)/sys $(ROOTFS)/dev \
@@ -281,7 +286,7 @@ initramfs: kernel $(if $(ASUFFIX),$(ARM64_ROOT)/.unpacked)
 	$(MAKE) -C $(KSRC)/tools/testing/selftests O=$(KOBJ) TARGETS=dlqos \
 		$(if $(CROSS_COMPILE),ARCH=$(ARCH) CROSS_COMPILE=$(CROSS_COMPILE)) \
 		KSFT_INSTALL_PATH=$(ROOTFS)/kselftest install >/dev/null
-	$(if $(ASUFFIX),,cp $(KSRC)/$(TESTMOD)/test_cpuidle.ko $(ROOTFS)/kselftest/dlqos/)
+	$(if $(ASUFFIX),,cp $(TESTMOD_BUILD)/test_cpuidle.ko $(ROOTFS)/kselftest/dlqos/)
 	cp $(USERLAND)/bin/busybox $(ROOTFS)/bin/busybox
 	ln -s busybox $(ROOTFS)/bin/sh
 	cp $(USERLAND)/usr/bin/cyclicdeadline $(ROOTFS)/usr/bin/
