@@ -5,13 +5,14 @@
  * and change nothing.
  *
  *  - /proc/sys/kernel/sched_dl_idle_qos (0 or 1): garbage, out of range,
- *    negative, overlong, empty, several values, a write at an offset;
+ *    negative, overlong, empty, several values, a NUL byte, a write at an
+ *    offset;
  *  - /proc/sys/kernel/sched_dl_idle_qos_rule2 ("bandwidth" or "off"):
  *    other names, case, spaces, several names, overlong, empty, NUL bytes,
  *    a write at an offset;
  *  - /proc/sys/kernel/sched_dl_idle_reserve_us ("RUNTIME PERIOD"): one or
  *    three values, RUNTIME >= PERIOD, negative, garbage, overlong, empty,
- *    a write at an offset (-EINVAL), and a reservation not below the rt
+ *    a NUL byte, a write at an offset (-EINVAL), and a reservation not below the rt
  *    ratio (-EBUSY);
  *  - /sys/kernel/debug/dl_idle_qos/state (read-only): any write;
  *  - cpuidle's current_governor, where the dlqos governor is chosen:
@@ -118,26 +119,44 @@ static void expect_refused(struct __test_metadata *_metadata,
 static const int einval[] = { EINVAL, 0 };
 static const int no_write[] = { EINVAL, EACCES, EPERM, 0 };
 
+/*
+ * What every text file of the series refuses with -EINVAL: each of @bad,
+ * an empty write, @valid followed by a NUL byte, @valid written at offset
+ * 1, and BIG bytes of @fill.
+ */
+static void expect_bad_writes(struct __test_metadata *_metadata,
+			      const char *path, const char * const *bad,
+			      int nr_bad, const char *valid, char fill)
+{
+	size_t len = strlen(valid);
+	char buf[BIG];
+	int i;
+
+	for (i = 0; i < nr_bad; i++)
+		expect_refused(_metadata, path, bad[i], strlen(bad[i]), 0,
+			       einval, bad[i]);
+	expect_refused(_metadata, path, "", 0, 0, einval, "an empty write");
+	memcpy(buf, valid, len);
+	memcpy(buf + len, "\0x", 2);
+	expect_refused(_metadata, path, buf, len + 2, 0, einval, "a NUL byte");
+	expect_refused(_metadata, path, valid, len, 1, einval,
+		       "a write at offset 1");
+	memset(buf, fill, sizeof(buf));
+	expect_refused(_metadata, path, buf, sizeof(buf), 0, einval,
+		       "8192 bytes");
+}
+
 TEST(sysctl)
 {
 	static const char * const bad[] = {
 		"2", "-1", "x", "1x", "0.5", "-", "99999999999999999999",
 		"4294967297", "\n", "   ", "1 0", "0,1", "1\n1\n",
 	};
-	char big[BIG];
-	int i;
+	char big[64];
 
 	if (access(SYSCTL, W_OK))
 		SKIP(return, "no %s", SYSCTL);
-	for (i = 0; i < ARRAY_SIZE(bad); i++)
-		expect_refused(_metadata, SYSCTL, bad[i], strlen(bad[i]), 0,
-			       einval, bad[i]);
-	expect_refused(_metadata, SYSCTL, "", 0, 0, einval, "an empty write");
-	expect_refused(_metadata, SYSCTL, "1\0x", 3, 0, einval, "a NUL byte");
-	expect_refused(_metadata, SYSCTL, "0", 1, 1, einval, "a write at offset 1");
-	memset(big, '1', sizeof(big));
-	expect_refused(_metadata, SYSCTL, big, sizeof(big), 0, einval,
-		       "8192 digits");
+	expect_bad_writes(_metadata, SYSCTL, bad, ARRAY_SIZE(bad), "1", '1');
 	memset(big, '0', sizeof(big));
 	expect_refused(_metadata, SYSCTL, big, 64, 0, einval, "64 zeros");
 	/* Whitespace around one value is fine. */
@@ -152,21 +171,10 @@ TEST(rule2_sysctl)
 		"of", "0", "1", "-1", "\n", "off\n\n", "off\nbandwidth",
 		"off bandwidth", "off,bandwidth", "bandwidthbandwidth",
 	};
-	char big[BIG];
-	int i;
 
 	if (access(RULE2, W_OK))
 		SKIP(return, "no %s", RULE2);
-	for (i = 0; i < ARRAY_SIZE(bad); i++)
-		expect_refused(_metadata, RULE2, bad[i], strlen(bad[i]), 0,
-			       einval, bad[i]);
-	expect_refused(_metadata, RULE2, "", 0, 0, einval, "an empty write");
-	expect_refused(_metadata, RULE2, "off\0x", 5, 0, einval, "a NUL byte");
-	expect_refused(_metadata, RULE2, "off", 3, 1, einval,
-		       "a write at offset 1");
-	memset(big, 'x', sizeof(big));
-	expect_refused(_metadata, RULE2, big, sizeof(big), 0, einval,
-		       "8192 bytes");
+	expect_bad_writes(_metadata, RULE2, bad, ARRAY_SIZE(bad), "off", 'x');
 	/* One name, with or without a newline, is fine. */
 	EXPECT_EQ(0, write_file(RULE2, "bandwidth\n"));
 	TH_LOG("%d bad inputs tried", tried);
@@ -180,21 +188,11 @@ TEST(idle_reserve)
 		"0.5 10",
 	};
 	static const int ebusy[] = { EBUSY, 0 };
-	char big[BIG];
-	int i;
 
 	if (access(IDLE_RESERVE, W_OK))
 		SKIP(return, "no %s", IDLE_RESERVE);
-	for (i = 0; i < ARRAY_SIZE(bad); i++)
-		expect_refused(_metadata, IDLE_RESERVE, bad[i], strlen(bad[i]),
-			       0, einval, bad[i]);
-	expect_refused(_metadata, IDLE_RESERVE, "", 0, 0, einval,
-		       "an empty write");
-	expect_refused(_metadata, IDLE_RESERVE, "1 10", 4, 1, einval,
-		       "a write at offset 1");
-	memset(big, '1', sizeof(big));
-	expect_refused(_metadata, IDLE_RESERVE, big, sizeof(big), 0, einval,
-		       "8192 digits");
+	expect_bad_writes(_metadata, IDLE_RESERVE, bad, ARRAY_SIZE(bad),
+			  "1000 10000", '1');
 	/* Not below the rt ratio (0.95 by default): no room left for tasks. */
 	expect_refused(_metadata, IDLE_RESERVE, "9999 10000", 10, 0, ebusy,
 		       "99.99%");

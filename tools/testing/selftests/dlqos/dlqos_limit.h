@@ -191,10 +191,7 @@ static void idle_reserve(mpq_t q)
 	mpz_mul_2exp(z, z, 20);
 	mpz_cdiv_q_ui(z, z, p);
 	mpq_set_z(q, z);
-	mpz_set_ui(z, 1);
-	mpz_mul_2exp(z, z, 20);
-	mpz_set(mpq_denref(q), z);
-	mpq_canonicalize(q);
+	mpq_div_2exp(q, q, 20);
 	mpz_clear(z);
 }
 
