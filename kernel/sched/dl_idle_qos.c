@@ -860,7 +860,7 @@ static void dlq_print_fixed(struct seq_file *m, const char *name, u128 x,
 
 static int dlq_state_show(struct seq_file *m, void *v)
 {
-	u128 capacity, task_bw, server_bw, idle_bw, frequency;
+	u128 capacity, reserved, task_bw, server_bw, idle_bw, frequency;
 	u64 rule1, rule2, limit;
 	unsigned int nr_tasks, nr_cpus;
 	s32 target, published;
@@ -878,6 +878,7 @@ static int dlq_state_show(struct seq_file *m, void *v)
 	nr_tasks = dlq.nr_tasks;
 	nr_cpus = dlq.nr_cpus;
 	capacity = dlq.capacity;
+	reserved = dlq_reserved();
 	task_bw = dlq.task_bw;
 	server_bw = dlq.server_bw;
 	idle_bw = dlq.idle_bw;
@@ -899,8 +900,7 @@ static int dlq_state_show(struct seq_file *m, void *v)
 	dlq_print_us(m, "published_us", published);
 	seq_printf(m, "cpus: %u\n", nr_cpus);
 	dlq_print_fixed(m, "capacity", capacity, DL_IDLE_QOS_ONE);
-	dlq_print_fixed(m, "reserved", task_bw + server_bw + idle_bw,
-			DL_IDLE_QOS_ONE);
+	dlq_print_fixed(m, "reserved", reserved, DL_IDLE_QOS_ONE);
 	dlq_print_fixed(m, "task_bw", task_bw, DL_IDLE_QOS_ONE);
 	dlq_print_fixed(m, "server_bw", server_bw, DL_IDLE_QOS_ONE);
 	dlq_print_fixed(m, "idle_bw", idle_bw, DL_IDLE_QOS_ONE);
@@ -1011,7 +1011,6 @@ static struct ctl_table dlq_sysctls[] = {
 	},
 	{
 		.procname	= "sched_dl_idle_qos_rule2",
-		.maxlen		= 16,
 		.mode		= 0644,
 		.proc_handler	= dlq_rule2_sysctl_handler,
 	},
