@@ -35,8 +35,16 @@
  *
  * L* = min(rule 1, rule 2).  With no task admitted there is no constraint;
  * with no spare bandwidth (cap * M <= U, possible for a while during CPU
- * hotplug) L* = 0.  The capacity is that of all online CPUs: with exclusive
- * cpusets (several root domains) the limit is computed as if they were one.
+ * hotplug) L* = 0.
+ *
+ * Several root domains (exclusive cpusets) are admitted separately: rule 2
+ * holds when L <= (cap * M_d - U_d) / sum_d(1 / P_i) in every domain d.
+ * The limit is global and the sums are machine-wide, so with several
+ * domains rule 2 takes the smallest domain's capacity against all of U and
+ * sum(1/P): (cap * min(M_d) - U) / sum(1 / P_i), below every domain's own
+ * bound (U_d <= U, sum_d <= sum), and rule 2 itself with one domain.  (Over
+ * the union, (cap * M - U) / sum(1 / P_i) could exceed the bound of a busy
+ * domain next to an idle one.)
  *
  * Rule 2 modes
  * ------------
@@ -185,6 +193,9 @@ static const char * const dlq_rule2_names[] = {
  * @cpu_capacity: capacity of the online CPUs, SCHED_CAPACITY_SCALE per CPU
  * @nr_cpus:	number of online CPUs
  * @capacity:	cap * M, rounded down
+ * @nr_domains:	number of root domains with online CPUs
+ * @domain_cpu_capacity: capacity of the online CPUs of the smallest of them
+ * @domain_capacity: cap * min(M_d), rounded down: the capacity rule 2 uses
  * @rule1_ns:	min(D - C), DL_IDLE_QOS_NO_LIMIT with no task
  * @rule2_ns:	(cap * M - U) / sum(1/P), DL_IDLE_QOS_NO_LIMIT with no task
  * @limit_ns:	min(@rule1_ns, @rule2_ns); read locklessly by governors
@@ -207,6 +218,9 @@ struct dl_idle_qos {
 	unsigned long		cpu_capacity;
 	unsigned int		nr_cpus;
 	u128			capacity;
+	unsigned int		nr_domains;
+	unsigned long		domain_cpu_capacity;
+	u128			domain_capacity;
 	u64			rule1_ns;
 	u64			rule2_ns;
 	u64			limit_ns;
@@ -489,9 +503,56 @@ static void dlq_update_capacity(void)
 		dlq_take_bw_params();
 	dlq.capacity = dl_idle_qos_capacity(dlq.cpu_capacity, dlq.rt_runtime,
 					    dlq.rt_period);
+	dlq.domain_capacity = dlq.nr_domains > 1 ?
+		dl_idle_qos_capacity(dlq.domain_cpu_capacity, dlq.rt_runtime,
+				     dlq.rt_period) : dlq.capacity;
 	/* BW_SHIFT fixed point, rounded up already: exact in 10^-30 units. */
 	dlq.idle_bw = (u128)dlq.reserve * dlq.nr_cpus *
 		      (DL_IDLE_QOS_ONE >> BW_SHIFT);
+}
+
+/*
+ * Count the root domains that have online CPUs and find the smallest one's
+ * capacity, from the root domain of each accounted CPU; each CPU is visited
+ * once, so O(nr_cpu_ids).  Called from the online/offline hooks only: CPU
+ * hotplug and root-domain rebuilds, which the hotplug lock and
+ * sched_domains_mutex serialise, so the last call of a rebuild sees every
+ * runqueue in its final root domain.  Under dlq.lock, with interrupts off:
+ * a root domain seen through rq->rd is not freed meanwhile (RCU).
+ */
+static void dlq_update_domains(void)
+{
+	static struct cpumask seen;	/* under dlq.lock */
+	unsigned long min = ULONG_MAX;
+	unsigned int nr = 0;
+	int cpu, i;
+
+	lockdep_assert_held(&dlq.lock);
+
+	cpumask_clear(&seen);
+	for_each_possible_cpu(cpu) {
+		struct dl_idle_qos_cpu *first = &per_cpu(dlq_cpu, cpu);
+		struct root_domain *rd;
+		unsigned long capacity;
+
+		if (!first->online || cpumask_test_cpu(cpu, &seen))
+			continue;
+		__cpumask_set_cpu(cpu, &seen);
+		capacity = first->capacity;
+		rd = READ_ONCE(cpu_rq(cpu)->rd);
+		for_each_cpu(i, rd->span) {
+			struct dl_idle_qos_cpu *c = &per_cpu(dlq_cpu, i);
+
+			if (!c->online || cpumask_test_cpu(i, &seen))
+				continue;
+			__cpumask_set_cpu(i, &seen);
+			capacity += c->capacity;
+		}
+		min = min(min, capacity);
+		nr++;
+	}
+	dlq.nr_domains = nr;
+	dlq.domain_cpu_capacity = nr ? min : 0;
 }
 
 /* U: everything reserved, tasks, servers and idle reservation. */
@@ -522,7 +583,7 @@ static bool dlq_update_limit(void)
 	if (first)
 		rule1 = dlq_slack(rb_entry(first, struct dl_idle_qos_node,
 					   slack_node));
-	rule2 = dl_idle_qos_rule2(dlq.capacity, dlq_reserved(),
+	rule2 = dl_idle_qos_rule2(dlq.domain_capacity, dlq_reserved(),
 				  dlq.frequency);
 	limit = dlq.rule2_mode == DLQ_RULE2_OFF ? rule1 : min(rule1, rule2);
 	target = dl_idle_qos_target_us(limit);
@@ -541,7 +602,7 @@ static bool dlq_update_limit(void)
 	if (trace_dl_idle_qos_limit_enabled())
 		trace_dl_idle_qos_limit(rule1, rule2, limit, dlq.nr_tasks,
 					dlq_ppb(dlq_reserved()),
-					dlq_ppb(dlq.capacity), target);
+					dlq_ppb(dlq.domain_capacity), target);
 	return publish;
 }
 
@@ -707,6 +768,7 @@ void dl_idle_qos_cpu_online(int cpu)
 	c->capacity = arch_scale_cpu_capacity(cpu);
 	dlq.cpu_capacity += c->capacity;
 	dlq.nr_cpus++;
+	dlq_update_domains();
 	dlq_update_capacity();
 	dlq_remove_server(&server->idle_qos);
 	dlq_add_server(&server->idle_qos, server);
@@ -736,6 +798,7 @@ void dl_idle_qos_cpu_offline(int cpu)
 	c->online = false;
 	dlq.cpu_capacity -= c->capacity;
 	dlq.nr_cpus--;
+	dlq_update_domains();
 	dlq_update_capacity();
 	dlq_remove_server(&cpu_rq(cpu)->fair_server.idle_qos);
 	publish = dlq_update_limit();
@@ -860,9 +923,10 @@ static void dlq_print_fixed(struct seq_file *m, const char *name, u128 x,
 
 static int dlq_state_show(struct seq_file *m, void *v)
 {
-	u128 capacity, reserved, task_bw, server_bw, idle_bw, frequency;
+	u128 capacity, domain_capacity, reserved, task_bw, server_bw, idle_bw;
+	u128 frequency;
 	u64 rule1, rule2, limit;
-	unsigned int nr_tasks, nr_cpus;
+	unsigned int nr_tasks, nr_cpus, nr_domains;
 	s32 target, published;
 	int rule2_mode;
 	unsigned long flags;
@@ -878,6 +942,8 @@ static int dlq_state_show(struct seq_file *m, void *v)
 	nr_tasks = dlq.nr_tasks;
 	nr_cpus = dlq.nr_cpus;
 	capacity = dlq.capacity;
+	nr_domains = dlq.nr_domains;
+	domain_capacity = dlq.domain_capacity;
 	reserved = dlq_reserved();
 	task_bw = dlq.task_bw;
 	server_bw = dlq.server_bw;
@@ -900,6 +966,8 @@ static int dlq_state_show(struct seq_file *m, void *v)
 	dlq_print_us(m, "published_us", published);
 	seq_printf(m, "cpus: %u\n", nr_cpus);
 	dlq_print_fixed(m, "capacity", capacity, DL_IDLE_QOS_ONE);
+	seq_printf(m, "domains: %u\n", nr_domains);
+	dlq_print_fixed(m, "domain_capacity", domain_capacity, DL_IDLE_QOS_ONE);
 	dlq_print_fixed(m, "reserved", reserved, DL_IDLE_QOS_ONE);
 	dlq_print_fixed(m, "task_bw", task_bw, DL_IDLE_QOS_ONE);
 	dlq_print_fixed(m, "server_bw", server_bw, DL_IDLE_QOS_ONE);

@@ -14,7 +14,7 @@
  * @limit_ns:	min(@rule1_ns, @rule2_ns)
  * @nr_tasks:	admitted SCHED_DEADLINE tasks
  * @reserved_ppb: U, bandwidth of the tasks and DL servers, in 10^-9 CPU
- * @capacity_ppb: cap * M, in 10^-9 CPU
+ * @capacity_ppb: cap * M of rule 2 (the smallest root domain's), in 10^-9 CPU
  * @target_us:	the value to publish as cpu_latency_qos request (-1: none)
  */
 TRACE_EVENT(dl_idle_qos_limit,
