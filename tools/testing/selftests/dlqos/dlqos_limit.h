@@ -41,7 +41,7 @@ struct state {
 	long tasks;
 	uint64_t rule1_ns, rule2_ns, limit_ns;
 	long long limit_us, published_us;	/* -1: none */
-	long cpus;
+	long cpus, domains;
 };
 
 static uint64_t parse_u64(const char *v)
@@ -85,6 +85,8 @@ static int read_state(struct state *s)
 			s->published_us = parse_us(v);
 		else if (!strcmp(line, "cpus"))
 			s->cpus = atol(v);
+		else if (!strcmp(line, "domains"))
+			s->domains = atol(v);
 	}
 	fclose(f);
 	return 0;
@@ -109,10 +111,15 @@ struct task_param {
 	uint64_t runtime, deadline, period;
 };
 
+/*
+ * @domains, @domain_cpus: the root domains the test made (cpuset
+ * partitions) and the online CPUs of the smallest; 0: one root domain.
+ */
 struct model {
 	struct task_param t[MAX_TASKS];
 	struct dl_child c[MAX_TASKS];
 	int n;
+	int domains, domain_cpus;
 };
 
 static int cpu_online(int cpu)
@@ -205,13 +212,16 @@ static int rule2_off(void)
 
 /*
  * Exact L* as a rational, into l: min(rule 1, rule 2), or rule 1 alone
- * when rule 2 is off.  Returns 0 when there is no task (no limit).
+ * when rule 2 is off.  Returns 0 when there is no task (no limit).  With
+ * several root domains, rule 2 takes the smallest one's CPUs for M and
+ * every reservation for U (Documentation/scheduler/sched-deadline-idle.rst).
  */
 static int exact_limit(struct model *m, mpq_t l)
 {
 	mpq_t spare, freq, term, rule1;
 	long long rt_runtime = read_ll(RT_RUNTIME);
 	long long rt_period = read_ll(RT_PERIOD);
+	int cpus = m->domains > 1 ? m->domain_cpus : nr_cpus();
 	long long r, p;
 	int i, cpu;
 
@@ -221,9 +231,9 @@ static int exact_limit(struct model *m, mpq_t l)
 	mpq_inits(spare, freq, term, rule1, NULL);
 	/* cap * M */
 	if (rt_runtime < 0)
-		mpq_set_ui(spare, nr_cpus(), 1);
+		mpq_set_ui(spare, cpus, 1);
 	else
-		mpq_set_ui(spare, rt_runtime * nr_cpus(), rt_period);
+		mpq_set_ui(spare, rt_runtime * cpus, rt_period);
 	mpq_canonicalize(spare);
 	/* - fair servers of the online CPUs */
 	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
@@ -323,6 +333,7 @@ static void check_limit(struct __test_metadata *_metadata, struct model *m)
 		       s.tasks, live_tasks(m));
 	}
 	EXPECT_EQ(nr_cpus(), s.cpus);
+	EXPECT_EQ(m->domains > 1 ? m->domains : 1, s.domains);
 	mpq_init(l);
 	if (!exact_limit(m, l)) {
 		EXPECT_EQ(NONE, s.limit_ns);

@@ -3,6 +3,8 @@
  * The deadline-derived idle latency limit, checked against the independent
  * exact model of dlqos_limit.h in targeted cases.
  */
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 
 #include "../kselftest_harness.h"
@@ -24,6 +26,47 @@ static int admit(struct model *m, uint64_t runtime, uint64_t deadline,
 	return 0;
 }
 
+/* A cpuset partition of its own (a root domain) for one CPU. */
+#define CGROUP		"/sys/fs/cgroup"
+#define PARTITION	CGROUP "/dlqos_partition"
+
+static void partition_remove(void)
+{
+	if (access(PARTITION, F_OK))
+		return;
+	write_file(PARTITION "/cpuset.cpus.partition", "member");
+	rmdir(PARTITION);
+}
+
+/* 0, or why the partition could not be made, in @why. */
+static int partition_make(int cpu, char *why, size_t len)
+{
+	char buf[64];
+
+	if (mount("cgroup2", CGROUP, "cgroup2", 0, NULL) && errno != EBUSY) {
+		snprintf(why, len, "cannot mount cgroup2: %s", strerror(errno));
+		return -1;
+	}
+	if (write_file(CGROUP "/cgroup.subtree_control", "+cpuset")) {
+		snprintf(why, len, "no cpuset controller");
+		return -1;
+	}
+	if (mkdir(PARTITION, 0755) && errno != EEXIST) {
+		snprintf(why, len, "mkdir %s: %s", PARTITION, strerror(errno));
+		return -1;
+	}
+	snprintf(buf, sizeof(buf), "%d", cpu);
+	if (write_file(PARTITION "/cpuset.cpus", buf) ||
+	    write_file(PARTITION "/cpuset.cpus.partition", "root") ||
+	    read_file(PARTITION "/cpuset.cpus.partition", buf, sizeof(buf)) ||
+	    strcmp(buf, "root")) {
+		snprintf(why, len, "CPU %d: partition \"%s\"", cpu, buf);
+		partition_remove();
+		return -1;
+	}
+	return 0;
+}
+
 FIXTURE(limit) {
 	struct model m;
 	long long rt_runtime;
@@ -36,6 +79,8 @@ FIXTURE_SETUP(limit)
 	if (access(STATE_FILE, R_OK))
 		SKIP(return, "no %s (CONFIG_DL_IDLE_QOS=n?)", STATE_FILE);
 	self->m.n = 0;
+	self->m.domains = 0;
+	self->m.domain_cpus = 0;
 	self->rt_runtime = read_ll(RT_RUNTIME);
 	ASSERT_EQ(0, write_file(SYSCTL, "1"));
 	ASSERT_EQ(0, write_file(RULE2, "bandwidth"));
@@ -55,6 +100,7 @@ FIXTURE_TEARDOWN(limit)
 	int i;
 
 	dl_children_stop(self->m.c, self->m.n);
+	partition_remove();
 	if (read_ll(RT_RUNTIME) != self->rt_runtime) {
 		snprintf(buf, sizeof(buf), "%lld", self->rt_runtime);
 		write_file(RT_RUNTIME, buf);
@@ -354,6 +400,48 @@ TEST_F(limit, cpu_offline_online)
 	ASSERT_EQ(0, write_file(path, "0"));
 	check_limit(_metadata, m);
 	ASSERT_EQ(0, write_file(path, "1"));
+	check_limit(_metadata, m);
+}
+
+/*
+ * Two root domains: a cpuset partition takes the last CPU.  Admission runs
+ * per domain, so rule 2 must hold in each; the limit takes the smallest
+ * domain's capacity (one CPU) against every reservation.  Two tasks stay
+ * in the root cpuset, one is admitted in the partition: rule 2 binds at
+ * 8 ms, where over both CPUs it would be 46 ms.
+ */
+TEST_F(limit, partition)
+{
+	struct model *m = &self->m;
+	int cpus = nr_cpus();
+	char why[128];
+	cpu_set_t set;
+
+	if (cpus < 2)
+		SKIP(return, "needs two CPUs");
+	if (partition_make(cpus - 1, why, sizeof(why)))
+		SKIP(return, "%s", why);
+	m->domains = 2;
+	m->domain_cpus = 1;
+	check_limit(_metadata, m);
+	ASSERT_EQ(0, admit(m, 30 * MS, 100 * MS, 100 * MS, DL_CHILD_BLOCK));
+	ASSERT_EQ(0, admit(m, 20 * MS, 100 * MS, 200 * MS, DL_CHILD_BLOCK));
+	check_limit(_metadata, m);
+	/* The child inherits the partition; the test goes back. */
+	ASSERT_EQ(0, write_file(PARTITION "/cgroup.procs", "0"));
+	ASSERT_EQ(0, admit(m, 25 * MS, 50 * MS, 100 * MS, DL_CHILD_BLOCK));
+	ASSERT_EQ(0, write_file(CGROUP "/cgroup.procs", "0"));
+	ASSERT_EQ(0, sched_getaffinity(m->c[m->n - 1].pid, sizeof(set), &set));
+	EXPECT_EQ(1, CPU_COUNT(&set));
+	EXPECT_TRUE(CPU_ISSET(cpus - 1, &set));
+	check_limit(_metadata, m);
+	/* Back to one domain: rule 2 over every CPU again. */
+	dl_children_stop(&m->c[m->n - 1], 1);
+	check_limit(_metadata, m);
+	partition_remove();
+	ASSERT_NE(0, access(PARTITION, F_OK));
+	m->domains = 0;
+	m->domain_cpus = 0;
 	check_limit(_metadata, m);
 }
 
