@@ -49,7 +49,7 @@
 #                sysrq stacks on the console)
 #   MEM          guest memory (default 512M)
 #   TIMEOUT      seconds before a guest run is declared hung (default 1500,
-#                5000 with DEBUG=1)
+#                5000 with DEBUG=1); make test then logs where each vCPU is
 #   JOBS         parallel build jobs (default: number of host CPUs)
 #   BENCH_TABLES idle tables of the energy benchmark (default: spr juno);
 #                one guest per table, run in parallel
@@ -319,7 +319,8 @@ run: deps all dtb
 test: MODE := test
 test: deps all dtb
 	@echo "test: booting $(SMP) $(ARCH) CPUs$(if $(filter 1,$(ICOUNT)), with -icount), console log in $(TEST_LOG)"
-	@timeout $(TIMEOUT) $(QEMU) -append "$(QEMU_APPEND)" \
+	@$(RIG)/qemu-run.sh $(TIMEOUT) $(KOBJ)/System.map \
+		$(QEMU) -append "$(QEMU_APPEND)" \
 		< /dev/null > $(TEST_LOG) 2>&1; \
 	echo "qemu exit status $$?" >> $(TEST_LOG)
 	@$(RIG)/check-log.sh $(TEST_LOG)
