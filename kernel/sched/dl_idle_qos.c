@@ -327,13 +327,16 @@ static u128 dlq_terms(u64 runtime, u64 period, u128 *frequency)
 	return q * runtime + frac + (rem != 0);
 }
 
+#if IS_ENABLED(CONFIG_KUNIT)
 /**
  * dl_idle_qos_frequency - fixed-point 1/@period, rounded up
  * @period:	period in ns
  *
+ * For the KUnit test only: the hooks take both terms from dlq_terms().
+ *
  * Return: ceil(DL_IDLE_QOS_ONE / @period), 0 for a zero period.
  */
-VISIBLE_IF_KUNIT u128 dl_idle_qos_frequency(u64 period)
+u128 dl_idle_qos_frequency(u64 period)
 {
 	u128 frequency;
 
@@ -341,6 +344,7 @@ VISIBLE_IF_KUNIT u128 dl_idle_qos_frequency(u64 period)
 	return frequency;
 }
 EXPORT_SYMBOL_IF_KUNIT(dl_idle_qos_frequency);
+#endif
 
 /**
  * dl_idle_qos_bandwidth - fixed-point @runtime / @period, rounded up
