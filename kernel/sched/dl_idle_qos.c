@@ -99,8 +99,9 @@
  *    SCHED_DEADLINE or is dead);
  *  - fair_server parameters: from dl_server_apply_params();
  *  - capacity: when a runqueue goes online or offline in its root domain
- *    (CPU hotplug, root-domain rebuild), and when the rt runtime sysctl
- *    changes the admission cap.
+ *    (CPU hotplug, root-domain rebuild; O(nr_cpu_ids) there, to find the
+ *    smallest root domain), and when the rt runtime sysctl changes the
+ *    admission cap.
  *
  * DL servers count in U only; special (SCHED_FLAG_SUGOV) entities are never
  * admitted and are ignored.
@@ -197,7 +198,8 @@ static const char * const dlq_rule2_names[] = {
  * @domain_cpu_capacity: capacity of the online CPUs of the smallest of them
  * @domain_capacity: cap * min(M_d), rounded down: the capacity rule 2 uses
  * @rule1_ns:	min(D - C), DL_IDLE_QOS_NO_LIMIT with no task
- * @rule2_ns:	(cap * M - U) / sum(1/P), DL_IDLE_QOS_NO_LIMIT with no task
+ * @rule2_ns:	(@domain_capacity - U) / sum(1/P), DL_IDLE_QOS_NO_LIMIT with
+ *		no task
  * @limit_ns:	min(@rule1_ns, @rule2_ns); read locklessly by governors
  * @target_us:	@limit_ns in microseconds, the value to publish
  * @nr_traced:	@nr_tasks when the tracepoint last fired
