@@ -12,8 +12,8 @@
  *    a write at an offset;
  *  - /proc/sys/kernel/sched_dl_idle_reserve_us ("RUNTIME PERIOD"): one or
  *    three values, RUNTIME >= PERIOD, negative, garbage, overlong, empty,
- *    a NUL byte, a write at an offset (-EINVAL), and a reservation not below the rt
- *    ratio (-EBUSY);
+ *    a NUL byte, a write at an offset (-EINVAL), and a reservation not
+ *    below the rt ratio (-EBUSY);
  *  - /sys/kernel/debug/dl_idle_qos/state (read-only): any write;
  *  - cpuidle's current_governor, where the dlqos governor is chosen:
  *    unknown and overlong names;
