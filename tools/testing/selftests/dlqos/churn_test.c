@@ -114,6 +114,47 @@ static void doing(int t, const char *fmt, ...)
 	va_end(ap);
 }
 
+/*
+ * The CPU a task last ran on: field 39 of /proc/PID/stat, the 37th after
+ * the ")" that ends the command name.  -1 if it cannot be read.
+ */
+static int stat_cpu(const char *after_comm)
+{
+	const char *s = after_comm;
+	int field;
+
+	for (field = 2; s && field < 39; field++) {
+		s = strchr(s + 1, ' ');
+		if (s && field == 38)
+			return atoi(s + 1);
+	}
+	return -1;
+}
+
+/*
+ * The deadline replenishment timers the kernel has pending, each with its
+ * expiry (/proc/timer_list), and the clock they are compared with: a
+ * throttled task whose timer is missing or far in the past is the bug.
+ */
+static void dump_dl_timers(void)
+{
+	char line[256];
+	int next = 0;
+	FILE *f = fopen("/proc/timer_list", "r");
+
+	if (!f) {
+		ksft_print_msg("no /proc/timer_list\n");
+		return;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		if (next || !strncmp(line, "now at", 6) ||
+		    !strncmp(line, "cpu:", 4) || strstr(line, "dl_task_timer"))
+			ksft_print_msg("%s", line);
+		next = !!strstr(line, "dl_task_timer");
+	}
+	fclose(f);
+}
+
 /* State, wait channel and kernel stack of one task or thread. */
 static void dump_task(const char *who, pid_t pid)
 {
@@ -130,8 +171,9 @@ static void dump_task(const char *who, pid_t pid)
 	snprintf(path, sizeof(path), "/proc/%d/wchan", pid);
 	if (read_file(path, wchan, sizeof(wchan)))
 		wchan[0] = '\0';
-	ksft_print_msg("%s %d: state %.1s, wchan %s\n", who, pid,
-		       state && state[1] ? state + 2 : "?", wchan);
+	ksft_print_msg("%s %d: state %.1s, cpu %d, wchan %s\n", who, pid,
+		       state && state[1] ? state + 2 : "?", stat_cpu(state),
+		       wchan);
 	snprintf(path, sizeof(path), "/proc/%d/stack", pid);
 	if (!read_file(path, stack, sizeof(stack)))
 		ksft_print_msg("%s\n", stack);
@@ -683,6 +725,7 @@ static void stalled(void)
 			dump_task(who, ch.slot[w][i].pid);
 		}
 	dump_task("main thread", ch.tid_main);
+	dump_dl_timers();
 	write_file("/proc/sysrq-trigger", "w");
 	write_file("/proc/sysrq-trigger", "l");
 	/* The blocked tasks' stacks are below the console's log level. */
