@@ -27,7 +27,7 @@
 struct child {
 	pid_t pid;
 	int ctl;			/* write end: wakes a blocked child */
-	volatile unsigned long *count;	/* advanced whenever the child runs */
+	unsigned long *count;	/* advanced whenever the child runs */
 };
 
 /*
@@ -89,7 +89,7 @@ static int child_start(struct child *c, int block, uint64_t *t0)
 		if (write(ack[1], &err, sizeof(err)) != sizeof(err) || err)
 			_exit(1);
 		for (;;) {
-			(*c->count)++;
+			__atomic_fetch_add(c->count, 1, __ATOMIC_RELAXED);
 			if (block && !blocked &&
 			    sched_getscheduler(0) != SCHED_DEADLINE) {
 				blocked = 1;
@@ -111,6 +111,11 @@ static int child_start(struct child *c, int block, uint64_t *t0)
 		c->pid = 0;
 	}
 	return err;
+}
+
+static unsigned long count(struct child *c)
+{
+	return __atomic_load_n(c->count, __ATOMIC_RELAXED);
 }
 
 static void child_stop(struct child *c)
@@ -155,7 +160,7 @@ static void throttled_round_trip(struct __test_metadata *_metadata, int block)
 
 	c.count = mmap(NULL, sizeof(*c.count), PROT_READ | PROT_WRITE,
 		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	ASSERT_NE(MAP_FAILED, (void *)c.count);
+	ASSERT_NE(MAP_FAILED, c.count);
 
 	/*
 	 * The 0-lag time is the deadline plus overrun * PERIOD / RUNTIME
@@ -197,13 +202,13 @@ static void throttled_round_trip(struct __test_metadata *_metadata, int block)
 	 * RUN_SECONDS; a child still throttled never does.
 	 */
 	usleep(50 * 1000);
-	before = *c.count;
+	before = count(&c);
 
 	end = now_ns(CLOCK_MONOTONIC) + RUN_SECONDS * 1000000000ull;
-	while (*c.count == before && now_ns(CLOCK_MONOTONIC) < end)
+	while (count(&c) == before && now_ns(CLOCK_MONOTONIC) < end)
 		usleep(10 * 1000);
 	sched_field(c.pid, "dl.runtime", &runtime);
-	EXPECT_NE(before, *c.count) {
+	EXPECT_NE(before, count(&c)) {
 		TH_LOG("child %d did not run for %d s: state %c, dl.runtime %lld",
 		       c.pid, RUN_SECONDS, task_state(c.pid), runtime);
 	}
@@ -211,7 +216,7 @@ static void throttled_round_trip(struct __test_metadata *_metadata, int block)
 	ASSERT_EQ(0, sched_field(c.pid, "dl.deadline", &deadline2));
 	EXPECT_GT(deadline2, deadline);
 	child_stop(&c);
-	munmap((void *)c.count, sizeof(*c.count));
+	munmap(c.count, sizeof(*c.count));
 }
 
 TEST(queued)
