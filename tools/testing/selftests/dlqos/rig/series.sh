@@ -16,8 +16,8 @@
 #   series.sh check KTAR SERIES TREE OBJ FRAGMENT JOBS
 #	unpack KTAR into TREE, apply the patches of SERIES one at a time and
 #	build the kernel in OBJ (tinyconfig + FRAGMENT) after each one; any
-#	compiler warning fails; at the end build the touched objects with W=1,
-#	sparse on them (no report that the pristine tree does not have), the
+#	compiler warning fails; at the end build the touched objects with W=1
+#	(also in OBJ-nokunit, without KUnit), sparse on them (no report that the pristine tree does not have), the
 #	documentation book the series adds to (htmldocs) and the new ABI
 #	entries (scripts/get_abi.pl)
 #   series.sh apply SERIES KDIR
@@ -232,6 +232,35 @@ kconfig()
 	kmake olddefconfig >/dev/null
 }
 
+# The objects in $obj built from a C file that the patches "$@" add or
+# change (tools/ aside), as kbuild targets.
+w1_targets()
+{
+	objs=$(cd "$tree" && touched "$@" | grep '\.c$' || true)
+	objs="$objs $(grep -h '^+++ b/.*\.c$' "$@" | sed 's|^+++ b/||')"
+	targets=""
+	for c in $objs; do
+		case $c in tools/*) continue ;; esac
+		o=$(grep -lE "/$c( |$)" "$obj/$(dirname "$c")"/.*.o.cmd 2>/dev/null |
+			sed -e "s|^$obj/||" -e 's|/\.\([^/]*\)\.cmd$|/\1|' | head -n 1)
+		[ -n "$o" ] && targets="$targets $o"
+	done
+	echo "$targets" | tr ' ' '\n' | sort -u | tr '\n' ' '
+}
+
+# Build the kbuild targets "$@" in $obj with W=1: any warning fails.
+w1()
+{
+	kmake W=1 "$@" > "$tmp/w1.log" 2>&1 || {
+		cat "$tmp/w1.log"
+		die "W=1 build failed"
+	}
+	if grep -q 'warning:' "$tmp/w1.log"; then
+		grep -A4 'warning:' "$tmp/w1.log"
+		die "W=1 warnings"
+	fi
+}
+
 cmd_check()
 {
 	ktar=$1
@@ -269,25 +298,28 @@ cmd_check()
 	[ -z "$missing" ] || die "options of $fragment not set at the end: $missing"
 
 	# W=1 on every object built from a C file the series adds or changes.
-	objs=$(cd "$tree" && touched "$@" | grep '\.c$' || true)
-	objs="$objs $(grep -h '^+++ b/.*\.c$' "$@" | sed 's|^+++ b/||')"
-	targets=""
-	for c in $objs; do
-		case $c in tools/*) continue ;; esac
-		o=$(grep -lE "/$c( |$)" "$obj/$(dirname "$c")"/.*.o.cmd 2>/dev/null |
-			sed -e "s|^$obj/||" -e 's|/\.\([^/]*\)\.cmd$|/\1|' | head -n 1)
-		[ -n "$o" ] && targets="$targets $o"
-	done
-	targets=$(echo "$targets" | tr ' ' '\n' | sort -u | tr '\n' ' ')
+	targets=$(w1_targets "$@")
 	echo "series-check: W=1 $targets"
-	kmake W=1 $targets > "$tmp/w1.log" 2>&1 || {
-		cat "$tmp/w1.log"
-		die "W=1 build failed"
+	w1 $targets
+
+	# Again without KUnit, as most kernels are built: code that only the
+	# KUnit tests use must not warn there (-Wunused-function).
+	kunit_obj=$obj
+	kunit_fragment=$fragment
+	obj=$obj-nokunit
+	fragment=$tmp/fragment
+	mkdir -p "$obj"
+	grep -v KUNIT "$kunit_fragment" > "$fragment"
+	kconfig
+	kmake bzImage modules > "$tmp/build.log" 2>&1 || {
+		cat "$tmp/build.log"
+		die "the kernel without KUnit does not build"
 	}
-	if grep -q 'warning:' "$tmp/w1.log"; then
-		grep -A4 'warning:' "$tmp/w1.log"
-		die "W=1 warnings"
-	fi
+	nokunit_targets=$(w1_targets "$@")
+	echo "series-check: W=1 without KUnit $nokunit_targets"
+	w1 $nokunit_targets
+	obj=$kunit_obj
+	fragment=$kunit_fragment
 
 	# sparse on the same objects, against the pristine tree: the
 	# scheduler has reports of its own (rq->curr is __rcu), the series
@@ -343,7 +375,7 @@ cmd_check()
 			--dir Documentation/ABI 2>/dev/null) |
 			grep -qF "$d" || die "get_abi.pl does not parse $d"
 	done
-	echo "series-check: $i patches on Linux $version: each one builds without warnings; W=1, htmldocs and ABI clean"
+	echo "series-check: $i patches on Linux $version: each one builds without warnings; W=1 (with and without KUnit), htmldocs and ABI clean"
 }
 
 cmd_apply()
