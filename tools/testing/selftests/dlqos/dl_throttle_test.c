@@ -218,7 +218,12 @@ static void throttled_round_trip(struct __test_metadata *_metadata, int block)
 		/* Out of SCHED_DEADLINE it runs again, and can exit. */
 		set_other(c.pid);
 	}
-	/* It runs in a new period: a later deadline than the throttled one. */
+	/*
+	 * It runs in a new period: a later deadline than the throttled one.
+	 * (Without the fix a child that was running when switched back may
+	 * go on running as its CPU's current task, off the runqueue and
+	 * never replenished: only its deadline shows it.)
+	 */
 	ASSERT_EQ(0, sched_field(c.pid, "dl.deadline", &deadline2));
 	EXPECT_GT(deadline2, deadline);
 	child_stop(&c);
