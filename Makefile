@@ -272,13 +272,15 @@ $(ARM64_ROOT)/.unpacked:
 # Test module, selftests, busybox and rt-tests in one cpio archive.  The
 # test module is x86 only: on arm64, cpuidle-psci is the idle driver.
 USERLAND	:= $(if $(ASUFFIX),$(ARM64_ROOT))
-# The module is built in a copy per kernel object tree: kbuild's command
-# lines do not name the tree, so one build directory shared by the plain,
-# DEBUG and RT kernels would keep a module with another kernel's vermagic.
-TESTMOD_BUILD	:= $(KOBJ)/dlqos-test-module
+# $(call testmod,OBJDIR): build the test module for the kernel in OBJDIR,
+# into OBJDIR/dlqos-test-module/test_cpuidle.ko.  A copy of its source per
+# kernel object tree: kbuild's command lines do not name the tree, so one
+# build directory shared by the plain, DEBUG, RT and profiling kernels
+# would keep a module with another kernel's vermagic.
+testmod		= rsync -rc $(TESTMOD)/ $(1)/dlqos-test-module/ && \
+		  $(call kmake,$(1)) M=$(1)/dlqos-test-module modules
 initramfs: kernel $(if $(ASUFFIX),$(ARM64_ROOT)/.unpacked)
-	$(if $(ASUFFIX),,rsync -rc $(TESTMOD)/ $(TESTMOD_BUILD)/)
-	$(if $(ASUFFIX),,$(KMAKE) M=$(TESTMOD_BUILD) modules)
+	$(if $(ASUFFIX),,$(call testmod,$(KOBJ)))
 	rm -rf $(ROOTFS)
 	mkdir -p $(ROOTFS)/bin $(ROOTFS)/sbin $(ROOTFS)/usr/bin \
 		$(ROOTFS)/usr/sbin $(ROOTFS)/proc $(ROOTFS)/sys $(ROOTFS)/dev \
@@ -286,7 +288,7 @@ initramfs: kernel $(if $(ASUFFIX),$(ARM64_ROOT)/.unpacked)
 	$(MAKE) -C $(KSRC)/tools/testing/selftests O=$(KOBJ) TARGETS=dlqos \
 		$(if $(CROSS_COMPILE),ARCH=$(ARCH) CROSS_COMPILE=$(CROSS_COMPILE)) \
 		KSFT_INSTALL_PATH=$(ROOTFS)/kselftest install >/dev/null
-	$(if $(ASUFFIX),,cp $(TESTMOD_BUILD)/test_cpuidle.ko $(ROOTFS)/kselftest/dlqos/)
+	$(if $(ASUFFIX),,cp $(KOBJ)/dlqos-test-module/test_cpuidle.ko $(ROOTFS)/kselftest/dlqos/)
 	cp $(USERLAND)/bin/busybox $(ROOTFS)/bin/busybox
 	ln -s busybox $(ROOTFS)/bin/sh
 	cp $(USERLAND)/usr/bin/cyclicdeadline $(ROOTFS)/usr/bin/
@@ -405,8 +407,8 @@ bench-energy: deps all
 
 # Governor select() cost: a third kernel, with the function profiler, runs
 # the mixed workload under each governor and reports the profiler's time
-# per call of each governor's select function.  The test driver is built
-# for that kernel from a copy of its source.
+# per call of each governor's select function, with the test driver built
+# for that kernel.
 KOBJ_PROF	:= $(abspath $(BUILD)/obj-prof)
 PROF_MOD	:= $(abspath $(BUILD)/bench/prof-module)
 
@@ -421,9 +423,8 @@ $(KOBJ_PROF)/.config: Kconfig.fragment $(BUILD)/.patched
 bench-select: deps all $(KOBJ_PROF)/.config
 	$(call kmake,$(KOBJ_PROF)) bzImage modules
 	mkdir -p $(PROF_MOD)/root/kselftest/dlqos
-	rsync -rc $(TESTMOD)/ $(PROF_MOD)/src/
-	$(call kmake,$(KOBJ_PROF)) M=$(PROF_MOD)/src modules
-	cp $(PROF_MOD)/src/test_cpuidle.ko $(PROF_MOD)/root/kselftest/dlqos/
+	$(call testmod,$(KOBJ_PROF))
+	cp $(KOBJ_PROF)/dlqos-test-module/test_cpuidle.ko $(PROF_MOD)/root/kselftest/dlqos/
 	cd $(PROF_MOD)/root && find . | cpio -o -H newc --quiet > ../extra.cpio
 	cat $(INITRAMFS) $(PROF_MOD)/extra.cpio > $(PROF_MOD)/initramfs.cpio
 	timeout $(TIMEOUT) qemu-system-x86_64 -nographic -no-reboot -nic none \
