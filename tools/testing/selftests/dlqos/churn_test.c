@@ -115,23 +115,6 @@ static void doing(int t, const char *fmt, ...)
 }
 
 /*
- * The CPU a task last ran on: field 39 of /proc/PID/stat, the 37th after
- * the ")" that ends the command name.  -1 if it cannot be read.
- */
-static int stat_cpu(const char *after_comm)
-{
-	const char *s = after_comm;
-	int field;
-
-	for (field = 2; s && field < 39; field++) {
-		s = strchr(s + 1, ' ');
-		if (s && field == 38)
-			return atoi(s + 1);
-	}
-	return -1;
-}
-
-/*
  * The deadline replenishment timers the kernel has pending, each with its
  * expiry (/proc/timer_list), and the clock they are compared with: a
  * throttled task whose timer is missing or far in the past is the bug.
@@ -158,22 +141,19 @@ static void dump_dl_timers(void)
 /* State, wait channel and kernel stack of one task or thread. */
 static void dump_task(const char *who, pid_t pid)
 {
-	char path[64], stat[256], wchan[64], stack[1024];
-	char *state;
+	char path[64], wchan[64], stack[1024];
+	char state = proc_task_state(pid);
 	FILE *f;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	if (read_file(path, stat, sizeof(stat))) {
+	if (state == '?') {
 		ksft_print_msg("%s %d: gone\n", who, pid);
 		return;
 	}
-	state = strrchr(stat, ')');
 	snprintf(path, sizeof(path), "/proc/%d/wchan", pid);
 	if (read_file(path, wchan, sizeof(wchan)))
 		wchan[0] = '\0';
-	ksft_print_msg("%s %d: state %.1s, cpu %d, wchan %s\n", who, pid,
-		       state && state[1] ? state + 2 : "?", stat_cpu(state),
-		       wchan);
+	ksft_print_msg("%s %d: state %c, cpu %d, wchan %s\n", who, pid, state,
+		       proc_task_cpu(pid), wchan);
 	snprintf(path, sizeof(path), "/proc/%d/stack", pid);
 	if (!read_file(path, stack, sizeof(stack)))
 		ksft_print_msg("%s\n", stack);

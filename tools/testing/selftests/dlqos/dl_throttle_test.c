@@ -6,9 +6,10 @@
  * switched back to SCHED_DEADLINE before its 0-lag time (so the inactive
  * timer, which would have cleared its parameters, is cancelled).  It must
  * run again: still queued (it was spinning), or woken later (it blocked as
- * SCHED_OTHER).  Without "sched/deadline: End the throttle of a task whose
- * replenishment timer fires outside SCHED_DEADLINE", it stays throttled
- * with no timer armed to end the throttle, and never runs again.
+ * SCHED_OTHER).  Without "sched/deadline: Unthrottle a task whose timer
+ * fired outside SCHED_DEADLINE", it stays throttled with no timer armed to
+ * end the throttle, and never runs again.  The case "boosted" strands a
+ * task the same way through a priority-inheritance boost (see there).
  */
 #include <sched.h>
 #include <sys/mman.h>
@@ -24,115 +25,11 @@
 #define TRIES		10
 #define RUN_SECONDS	3
 
-struct child {
-	pid_t pid;
-	int ctl;			/* write end: wakes a blocked child */
-	unsigned long *count;	/* advanced whenever the child runs */
-};
-
-/*
- * /proc/PID/sched line "@field : value" (CONFIG_SCHED_DEBUG), into @val.
- * 0, or -1 if there is no such line.
- */
-static int sched_field(pid_t pid, const char *field, long long *val)
-{
-	char path[64], line[256];
-	size_t len = strlen(field);
-	int ret = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/sched", pid);
-	f = fopen(path, "r");
-	while (f && ret && fgets(line, sizeof(line), f))
-		if (!strncmp(line, field, len) && line[len] == ' ' &&
-		    strchr(line, ':'))
-			ret = sscanf(strchr(line, ':') + 1, "%lld", val) == 1 ?
-			      0 : -1;
-	if (f)
-		fclose(f);
-	return ret;
-}
-
-/* The one-letter state of /proc/PID/stat, or '?'. */
-static char task_state(pid_t pid)
-{
-	char path[64], stat[256], *s;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	if (read_file(path, stat, sizeof(stat)))
-		return '?';
-	s = strrchr(stat, ')');
-	return s && s[1] && s[2] ? s[2] : '?';
-}
-
-/*
- * Fork a child that makes itself SCHED_DEADLINE (RUNTIME, PERIOD) and
- * spins, counting.  With @block it blocks once, reading its pipe, when it
- * finds itself outside SCHED_DEADLINE.  Returns 0 or -errno; *t0 is a
- * CLOCK_MONOTONIC time after the child's sched_setattr().
- */
-static int child_start(struct child *c, int block, uint64_t *t0)
-{
-	int ctl[2], ack[2], err = 0, blocked = 0;
-	char b;
-
-	if (pipe(ctl) || pipe(ack))
-		return -errno;
-	c->pid = fork();
-	if (c->pid < 0)
-		return -errno;
-	if (!c->pid) {
-		close(ctl[1]);
-		close(ack[0]);
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		err = set_deadline(0, RUNTIME, PERIOD, PERIOD);
-		if (write(ack[1], &err, sizeof(err)) != sizeof(err) || err)
-			_exit(1);
-		for (;;) {
-			__atomic_fetch_add(c->count, 1, __ATOMIC_RELAXED);
-			if (block && !blocked &&
-			    sched_getscheduler(0) != SCHED_DEADLINE) {
-				blocked = 1;
-				if (read(ctl[0], &b, 1) != 1)
-					_exit(0);
-			}
-		}
-	}
-	close(ctl[0]);
-	close(ack[1]);
-	if (read(ack[0], &err, sizeof(err)) != sizeof(err))
-		err = -EIO;
-	*t0 = now_ns(CLOCK_MONOTONIC);
-	close(ack[0]);
-	c->ctl = ctl[1];
-	if (err) {
-		close(c->ctl);
-		waitpid(c->pid, NULL, 0);
-		c->pid = 0;
-	}
-	return err;
-}
-
-static unsigned long count(struct child *c)
-{
-	return __atomic_load_n(c->count, __ATOMIC_RELAXED);
-}
-
-static void child_stop(struct child *c)
-{
-	if (c->pid <= 0)
-		return;
-	kill(c->pid, SIGKILL);
-	close(c->ctl);
-	waitpid(c->pid, NULL, 0);
-	c->pid = 0;
-}
-
 /* Wait up to @ms for the child's dl.runtime to go negative (throttled). */
 static int wait_throttled(pid_t pid, int ms, long long *runtime)
 {
 	while (ms-- > 0) {
-		if (!sched_field(pid, "dl.runtime", runtime) && *runtime < 0)
+		if (!proc_sched_field(pid, "dl.runtime", runtime) && *runtime < 0)
 			return 0;
 		usleep(1000);
 	}
@@ -143,24 +40,25 @@ static int wait_throttled(pid_t pid, int ms, long long *runtime)
 static int wait_blocked(pid_t pid, int ms)
 {
 	while (ms-- > 0) {
-		if (task_state(pid) == 'S')
+		if (proc_task_state(pid) == 'S')
 			return 0;
 		usleep(1000);
 	}
 	return -1;
 }
 
-static void throttled_round_trip(struct __test_metadata *_metadata, int block)
+/*
+ * Start @c (RUNTIME, PERIOD) and wait until it is throttled, by enough for
+ * a switch to SCHED_OTHER and back to fit before its inactive timer would
+ * clear its parameters; *deadline is its throttled deadline.  Returns 0,
+ * or -1 when the test was skipped.
+ */
+static int start_throttled(struct __test_metadata *_metadata,
+			   struct dl_child *c, enum dl_child_mode mode,
+			   long long *deadline)
 {
-	long long runtime = 0, deadline, deadline2, window = 0;
-	struct child c = { 0 };
-	unsigned long before;
-	uint64_t t0 = 0, end;
+	long long runtime = 0, window = 0;
 	int try;
-
-	c.count = mmap(NULL, sizeof(*c.count), PROT_READ | PROT_WRITE,
-		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	ASSERT_NE(MAP_FAILED, c.count);
 
 	/*
 	 * The 0-lag time is the deadline plus overrun * PERIOD / RUNTIME
@@ -168,37 +66,41 @@ static void throttled_round_trip(struct __test_metadata *_metadata, int block)
 	 * that overran too little for the switch back to fit is retried.
 	 */
 	for (try = 0; try < TRIES; try++) {
-		ASSERT_EQ(0, child_start(&c, block, &t0));
-		if (sched_field(c.pid, "dl.runtime", &runtime)) {
-			child_stop(&c);
-			SKIP(return, "no dl.runtime in /proc/PID/sched (CONFIG_SCHED_DEBUG)");
+		ASSERT_EQ(0, dl_child_start(c, RUNTIME, PERIOD, PERIOD, mode));
+		if (proc_sched_field(c->pid, "dl.runtime", &runtime)) {
+			dl_child_stop(c);
+			SKIP(return -1, "no dl.runtime in /proc/PID/sched (CONFIG_SCHED_DEBUG)");
 		}
-		ASSERT_EQ(0, wait_throttled(c.pid, 200, &runtime)) {
-			TH_LOG("child %d not throttled within 200 ms", c.pid);
-			child_stop(&c);
+		ASSERT_EQ(0, wait_throttled(c->pid, 200, &runtime)) {
+			TH_LOG("child %d not throttled within 200 ms", c->pid);
+			dl_child_stop(c);
 		}
 		window = -runtime * (long long)(PERIOD / RUNTIME);
 		if (window > 3 * (long long)MARGIN)
 			break;
-		child_stop(&c);
+		dl_child_stop(c);
 	}
 	ASSERT_LT(try, TRIES) {
 		TH_LOG("no child overran by %llu ns in %d tries",
 		       3 * MARGIN / (PERIOD / RUNTIME), TRIES);
 	}
-	ASSERT_EQ(0, sched_field(c.pid, "dl.deadline", &deadline));
+	ASSERT_EQ(0, proc_sched_field(c->pid, "dl.deadline", deadline));
 	TH_LOG("overrun %lld ns, 0-lag time %lld ms after the deadline",
 	       -runtime, window / (long long)MS);
+	return 0;
+}
 
-	/* Throttled until the next period, t0 + PERIOD at the latest. */
-	ASSERT_EQ(0, set_other(c.pid));
-	if (block)
-		ASSERT_EQ(0, wait_blocked(c.pid, 1000));
-	/* The replenishment timer fires while the child is SCHED_OTHER. */
-	sleep_until(CLOCK_MONOTONIC, t0 + PERIOD + MARGIN);
-	ASSERT_EQ(0, set_deadline(c.pid, RUNTIME, PERIOD, PERIOD));
-	if (block)
-		ASSERT_EQ(1, write(c.ctl, "x", 1));
+/*
+ * The child, throttled with deadline @deadline and now SCHED_DEADLINE
+ * and runnable again (or about to be), must run in a new period.
+ */
+static void expect_runs_again(struct __test_metadata *_metadata,
+			      struct dl_child *c, long long deadline)
+{
+	long long runtime = 0, deadline2;
+	unsigned long before, after;
+	uint64_t end;
+
 	/*
 	 * A child that was running may go on until its CPU reschedules:
 	 * count from a little later.  Given a new period, the child runs
@@ -206,17 +108,18 @@ static void throttled_round_trip(struct __test_metadata *_metadata, int block)
 	 * RUN_SECONDS; a child still throttled never does.
 	 */
 	usleep(50 * 1000);
-	before = count(&c);
+	before = dl_child_count(c);
 
 	end = now_ns(CLOCK_MONOTONIC) + RUN_SECONDS * 1000000000ull;
-	while (count(&c) == before && now_ns(CLOCK_MONOTONIC) < end)
+	while (dl_child_count(c) == before && now_ns(CLOCK_MONOTONIC) < end)
 		usleep(10 * 1000);
-	sched_field(c.pid, "dl.runtime", &runtime);
-	EXPECT_NE(before, count(&c)) {
+	proc_sched_field(c->pid, "dl.runtime", &runtime);
+	after = dl_child_count(c);
+	ASSERT_NE(before, after) {
 		TH_LOG("child %d did not run for %d s: state %c, dl.runtime %lld",
-		       c.pid, RUN_SECONDS, task_state(c.pid), runtime);
+		       c->pid, RUN_SECONDS, proc_task_state(c->pid), runtime);
 		/* Out of SCHED_DEADLINE it runs again, and can exit. */
-		set_other(c.pid);
+		set_other(c->pid);
 	}
 	/*
 	 * It runs in a new period: a later deadline than the throttled one.
@@ -224,9 +127,40 @@ static void throttled_round_trip(struct __test_metadata *_metadata, int block)
 	 * go on running as its CPU's current task, off the runqueue and
 	 * never replenished: only its deadline shows it.)
 	 */
-	ASSERT_EQ(0, sched_field(c.pid, "dl.deadline", &deadline2));
+	ASSERT_EQ(0, proc_sched_field(c->pid, "dl.deadline", &deadline2));
 	EXPECT_GT(deadline2, deadline);
-	child_stop(&c);
+}
+
+static unsigned long *shared_count(struct __test_metadata *_metadata)
+{
+	unsigned long *count = mmap(NULL, sizeof(*count),
+				    PROT_READ | PROT_WRITE,
+				    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	ASSERT_NE(MAP_FAILED, count);
+	return count;
+}
+
+static void throttled_round_trip(struct __test_metadata *_metadata, int block)
+{
+	enum dl_child_mode mode = block ? DL_CHILD_SPIN_BLOCK_ONCE :
+					  DL_CHILD_SPIN;
+	struct dl_child c = { .count = shared_count(_metadata) };
+	long long deadline;
+
+	if (start_throttled(_metadata, &c, mode, &deadline))
+		return;
+	/* Throttled until the next period, c.started + PERIOD at the latest. */
+	ASSERT_EQ(0, set_other(c.pid));
+	if (block)
+		ASSERT_EQ(0, wait_blocked(c.pid, 1000));
+	/* The replenishment timer fires while the child is SCHED_OTHER. */
+	sleep_until(CLOCK_MONOTONIC, c.started + PERIOD + MARGIN);
+	ASSERT_EQ(0, set_deadline(c.pid, RUNTIME, PERIOD, PERIOD));
+	if (block)
+		ASSERT_EQ(1, write(c.ctl, "x", 1));
+	expect_runs_again(_metadata, &c, deadline);
+	dl_child_stop(&c);
 	munmap(c.count, sizeof(*c.count));
 }
 
@@ -238,6 +172,96 @@ TEST(queued)
 TEST(blocked)
 {
 	throttled_round_trip(_metadata, 1);
+}
+
+struct waiter {
+	pthread_mutex_t *m;
+	uint64_t until;	/* CLOCK_MONOTONIC */
+	pid_t tid;
+	int err;	/* of sched_setattr(), then of the lock */
+};
+
+/*
+ * A SCHED_DEADLINE thread with an earlier deadline than the child's waits
+ * for the mutex the child holds, and so boosts the child, until @until.
+ */
+static void *waiter_main(void *arg)
+{
+	struct waiter *w = arg;
+	struct timespec ts = {
+		.tv_sec = w->until / 1000000000ull,
+		.tv_nsec = w->until % 1000000000ull,
+	};
+
+	__atomic_store_n(&w->tid, gettid(), __ATOMIC_RELEASE);
+	w->err = set_deadline(0, RUNTIME, 100 * MS, 100 * MS);
+	if (!w->err)
+		w->err = pthread_mutex_clocklock(w->m, CLOCK_MONOTONIC, &ts);
+	if (!w->err)
+		pthread_mutex_unlock(w->m);
+	return NULL;
+}
+
+/*
+ * The child blocks while throttled, holding a priority-inheritance mutex;
+ * a deadline waiter boosts it across the replenishment instant, then gives
+ * up (its lock times out), and the child is woken.  dl_task_timer() leaves
+ * a boosted task alone (the boost overrides the throttle when the task is
+ * enqueued), so here it fires and returns with the child still throttled,
+ * and without "sched/deadline: Unthrottle a boosted task when its timer
+ * fires" nothing ends that throttle.  The child, woken unboosted, must run
+ * again.
+ *
+ * To have it blocked while throttled it makes a round trip through
+ * SCHED_OTHER before the replenishment instant, as in the cases above; a
+ * task that exhausts its runtime just as it blocks gets there directly.
+ */
+TEST(boosted)
+{
+	struct dl_child c = { .count = shared_count(_metadata) };
+	struct waiter w = { 0 };
+	pthread_mutexattr_t attr;
+	long long deadline;
+	pthread_t thread;
+
+	c.hold = mmap(NULL, sizeof(*c.hold), PROT_READ | PROT_WRITE,
+		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, c.hold);
+	ASSERT_EQ(0, pthread_mutexattr_init(&attr));
+	ASSERT_EQ(0, pthread_mutexattr_setpshared(&attr,
+						  PTHREAD_PROCESS_SHARED));
+	ASSERT_EQ(0, pthread_mutexattr_setprotocol(&attr,
+						   PTHREAD_PRIO_INHERIT));
+	ASSERT_EQ(0, pthread_mutexattr_setrobust(&attr, PTHREAD_MUTEX_ROBUST));
+	ASSERT_EQ(0, pthread_mutex_init(c.hold, &attr));
+
+	if (start_throttled(_metadata, &c, DL_CHILD_SPIN_BLOCK_ONCE, &deadline))
+		return;
+	/* Blocked, throttled, and SCHED_DEADLINE again. */
+	ASSERT_EQ(0, set_other(c.pid));
+	ASSERT_EQ(0, wait_blocked(c.pid, 1000));
+	ASSERT_EQ(0, set_deadline(c.pid, RUNTIME, PERIOD, PERIOD));
+
+	/* Boosted from before the replenishment instant to after it. */
+	w.m = c.hold;
+	w.until = c.started + PERIOD + MARGIN;
+	ASSERT_EQ(0, pthread_create(&thread, NULL, waiter_main, &w));
+	while (!__atomic_load_n(&w.tid, __ATOMIC_ACQUIRE))
+		usleep(1000);
+	EXPECT_EQ(0, wait_blocked(w.tid, 1000));
+	ASSERT_LT(now_ns(CLOCK_MONOTONIC), c.started + PERIOD) {
+		TH_LOG("the waiter blocked after the replenishment instant");
+	}
+	pthread_join(thread, NULL);
+	EXPECT_EQ(ETIMEDOUT, w.err);
+
+	/* Unboosted, still blocked: wake it. */
+	ASSERT_EQ(1, write(c.ctl, "x", 1));
+	expect_runs_again(_metadata, &c, deadline);
+	dl_child_stop(&c);
+	pthread_mutex_destroy(c.hold);
+	munmap(c.hold, sizeof(*c.hold));
+	munmap(c.count, sizeof(*c.count));
 }
 
 TEST_HARNESS_MAIN

@@ -8,6 +8,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -309,9 +311,51 @@ static inline int set_other(pid_t pid)
 struct dl_child {
 	pid_t pid;
 	int ctl;	/* write end: closing it makes a blocked child exit */
+	/*
+	 * Optional, set before dl_child_start(): shared memory (MAP_SHARED)
+	 * that a spinning child advances on every turn of its loop, and a
+	 * process-shared mutex (robust, so that a child started after one
+	 * that was killed can take it) that the child locks before it makes
+	 * itself SCHED_DEADLINE and holds until it exits.
+	 */
+	unsigned long *count;
+	pthread_mutex_t *hold;
+	/* Set by dl_child_start(): CLOCK_MONOTONIC after its sched_setattr(). */
+	uint64_t started;
 };
 
-enum dl_child_mode { DL_CHILD_BLOCK, DL_CHILD_SPIN };
+enum dl_child_mode {
+	DL_CHILD_BLOCK,
+	DL_CHILD_SPIN,
+	/*
+	 * Spin; once found outside SCHED_DEADLINE (set_other() by the
+	 * parent), block until one byte is written to the pipe, then spin
+	 * again.  A child that was throttled blocks in that state.
+	 */
+	DL_CHILD_SPIN_BLOCK_ONCE,
+};
+
+static inline void dl_child_main(struct dl_child *c, int ctl,
+				 enum dl_child_mode mode)
+{
+	int blocked = mode != DL_CHILD_SPIN_BLOCK_ONCE;
+	char b;
+
+	if (mode == DL_CHILD_BLOCK) {
+		while (read(ctl, &b, 1) > 0)
+			;
+		_exit(0);
+	}
+	for (;;) {
+		if (c->count)
+			__atomic_fetch_add(c->count, 1, __ATOMIC_RELAXED);
+		if (!blocked && sched_getscheduler(0) != SCHED_DEADLINE) {
+			blocked = 1;
+			if (read(ctl, &b, 1) != 1)
+				_exit(0);
+		}
+	}
+}
 
 /* Returns 0, or -errno of the child's sched_setattr (child gone then). */
 static inline int dl_child_start(struct dl_child *c, uint64_t runtime,
@@ -319,7 +363,6 @@ static inline int dl_child_start(struct dl_child *c, uint64_t runtime,
 				 enum dl_child_mode mode)
 {
 	int ctl[2], ack[2], err = 0;
-	char b;
 
 	if (pipe(ctl) || pipe(ack))
 		return -errno;
@@ -331,20 +374,22 @@ static inline int dl_child_start(struct dl_child *c, uint64_t runtime,
 		close(ack[0]);
 		/* Do not outlive a test that was killed (timeout). */
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		err = set_deadline(0, runtime, deadline, period);
+		err = c->hold ? pthread_mutex_lock(c->hold) : 0;
+		/* A robust mutex whose earlier holder was killed. */
+		if (err == EOWNERDEAD)
+			err = pthread_mutex_consistent(c->hold);
+		err = -err;
+		if (!err)
+			err = set_deadline(0, runtime, deadline, period);
 		if (write(ack[1], &err, sizeof(err)) != sizeof(err) || err)
 			_exit(1);
-		if (mode == DL_CHILD_SPIN)
-			for (;;)
-				;
-		while (read(ctl[0], &b, 1) > 0)
-			;
-		_exit(0);
+		dl_child_main(c, ctl[0], mode);
 	}
 	close(ctl[0]);
 	close(ack[1]);
 	if (read(ack[0], &err, sizeof(err)) != sizeof(err))
 		err = -EIO;
+	c->started = now_ns(CLOCK_MONOTONIC);
 	close(ack[0]);
 	c->ctl = ctl[1];
 	if (err) {
@@ -380,6 +425,12 @@ static inline void dl_children_stop(struct dl_child *c, int n)
 			kill(c[i].pid, SIGKILL);
 	for (i = 0; i < n; i++)
 		dl_child_stop(&c[i]);
+}
+
+/* How far a child with a count has got. */
+static inline unsigned long dl_child_count(struct dl_child *c)
+{
+	return __atomic_load_n(c->count, __ATOMIC_RELAXED);
 }
 
 /* The kernel's to_ratio(): bandwidth in units of 2^-20 (BW_SHIFT). */
@@ -444,6 +495,69 @@ static inline int wait_no_dl_tasks(int seconds)
 		usleep(100 * 1000);
 	}
 	return -1;
+}
+
+/*
+ * Field @n (numbered as in proc(5), 3 or more) of /proc/PID/stat, read into
+ * @buf.  Returns a pointer to it in @buf, or NULL if the task is gone.
+ */
+static inline const char *proc_stat_field(pid_t pid, int n, char *buf,
+					  size_t size)
+{
+	char path[64];
+	const char *s;
+	int field;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	if (read_file(path, buf, size))
+		return NULL;
+	/* Fields 3 on follow the ")" that ends the command name. */
+	s = strrchr(buf, ')');
+	for (field = 2; s && field < n; field++)
+		s = strchr(s + 1, ' ');
+	return s && field == n && s[1] ? s + 1 : NULL;
+}
+
+/* The one-letter state of a task (field 3 of /proc/PID/stat), or '?'. */
+static inline char proc_task_state(pid_t pid)
+{
+	char buf[512];
+	const char *s = proc_stat_field(pid, 3, buf, sizeof(buf));
+
+	return s ? *s : '?';
+}
+
+/* The CPU a task last ran on (field 39 of /proc/PID/stat), or -1. */
+static inline int proc_task_cpu(pid_t pid)
+{
+	char buf[512];
+	const char *s = proc_stat_field(pid, 39, buf, sizeof(buf));
+
+	return s ? atoi(s) : -1;
+}
+
+/*
+ * The /proc/PID/sched line "@field : value" (CONFIG_SCHED_DEBUG), into
+ * @val.  0, or -1 if there is no such line.
+ */
+static inline int proc_sched_field(pid_t pid, const char *field,
+				   long long *val)
+{
+	char path[64], line[256];
+	size_t len = strlen(field);
+	int ret = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/sched", pid);
+	f = fopen(path, "r");
+	while (f && ret && fgets(line, sizeof(line), f))
+		if (!strncmp(line, field, len) && line[len] == ' ' &&
+		    strchr(line, ':'))
+			ret = sscanf(strchr(line, ':') + 1, "%lld", val) == 1 ?
+			      0 : -1;
+	if (f)
+		fclose(f);
+	return ret;
 }
 
 #endif /* DLQOS_UTIL_H */
