@@ -499,7 +499,8 @@ static inline int wait_no_dl_tasks(int seconds)
 
 /*
  * Field @n (numbered as in proc(5), 3 or more) of /proc/PID/stat, read into
- * @buf.  Returns a pointer to it in @buf, or NULL if the task is gone.
+ * @buf.  Returns a pointer to it in @buf, or NULL if the task is gone or
+ * the line has no such field (or does not fit in @buf up to it).
  */
 static inline const char *proc_stat_field(pid_t pid, int n, char *buf,
 					  size_t size)
