@@ -281,6 +281,28 @@ static int read_log(struct idle_period *p, int max)
 }
 
 /*
+ * What CPU 0's log has around an instant that no C6 period covers: the
+ * last period that began before it, if any.
+ */
+static void log_uncovered(struct __test_metadata *_metadata,
+			  const struct idle_period *p, int n, uint64_t t)
+{
+	int k, last = -1;
+
+	for (k = 0; k < n; k++)
+		if (p[k].cpu == 0 && p[k].entry < t)
+			last = k;
+	if (last < 0) {
+		TH_LOG("wakeup at %llu: no period of CPU 0 before it",
+		       (unsigned long long)t);
+		return;
+	}
+	TH_LOG("wakeup at %llu: CPU 0's last period: state %d, %llu ns before to %lld ns after",
+	       (unsigned long long)t, p[last].state, t - p[last].entry,
+	       (long long)(p[last].entry + p[last].length - t));
+}
+
+/*
  * With C6 alone enabled and this task on CPU 0 sleeping until absolute
  * times, CPU 0's log has, for most of those times (CPU 0 may be running
  * something else), one C6 period that started before it and ended (the
@@ -323,6 +345,8 @@ TEST_F(driver, idle_log)
 				found++;
 		EXPECT_LE(found, 1);
 		covered += found;
+		if (!found)
+			log_uncovered(_metadata, p, n, next[i]);
 	}
 	/* Unless something else ran on CPU 0 at that moment. */
 	TH_LOG("%d of %zu wakeups ended a logged C6 period", covered,
