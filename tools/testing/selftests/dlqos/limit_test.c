@@ -485,7 +485,7 @@ TEST_F(limit, tracepoint)
 {
 	struct model *m = &self->m;
 	unsigned long long r1, r2, lim, res, cap;
-	char line[512], last[512] = "";
+	char line[512], last[512] = "", *p;
 	unsigned int nr;
 	struct state s;
 	int target, fd, n;
@@ -496,6 +496,8 @@ TEST_F(limit, tracepoint)
 	fd = open(TRACE "/trace", O_WRONLY | O_TRUNC);
 	ASSERT_LE(0, fd);
 	close(fd);
+	/* Whoever turned tracing off before would leave the buffer empty. */
+	ASSERT_EQ(0, write_file(TRACE "/tracing_on", "1"));
 	ASSERT_EQ(0, write_file(TRACE "/events/dl_idle_qos/dl_idle_qos_limit/enable", "1"));
 	ASSERT_EQ(0, admit(m, 3 * MS, 7 * MS, 20 * MS, DL_CHILD_BLOCK));
 	ASSERT_EQ(0, admit(m, 4 * MS, 30 * MS, 30 * MS, DL_CHILD_BLOCK));
@@ -509,7 +511,12 @@ TEST_F(limit, tracepoint)
 		if (strstr(line, "dl_idle_qos_limit:"))
 			snprintf(last, sizeof(last), "%s", line);
 	fclose(f);
-	n = sscanf(strstr(last, "rule1_ns="),
+	p = strstr(last, "rule1_ns=");
+	ASSERT_NE(NULL, p) {
+		TH_LOG("no dl_idle_qos_limit event with rule1_ns= in %s/trace (last: \"%s\")",
+		       TRACE, last);
+	}
+	n = sscanf(p,
 		   "rule1_ns=%llu rule2_ns=%llu limit_ns=%llu nr_tasks=%u reserved_ppb=%llu capacity_ppb=%llu target_us=%d",
 		   &r1, &r2, &lim, &nr, &res, &cap, &target);
 	ASSERT_EQ(7, n) {
