@@ -293,7 +293,8 @@ static uint64_t last_end_before(const struct idle_period *p, int n, uint64_t t)
 	return end;
 }
 
-#define C6_EXIT_NS	(290 * 1000ll)
+/* C6 of the spr table, the state idle_log leaves enabled. */
+#define C6_EXIT_NS	(spr[3].exit_us * 1000ll)
 #define WAKEUPS		20
 
 /*
@@ -302,8 +303,8 @@ static uint64_t last_end_before(const struct idle_period *p, int n, uint64_t t)
  * - CPU 0's log agrees with the cpuidle core's own accounting of C6: one
  *   logged period per entry ("usage"), and the core's residency ("time",
  *   which also holds the 290 us exit latency the driver pays after it
- *   logged the end) exceeds the logged lengths by at least 290 us per
- *   period, by little more;
+ *   logged the end) exceeds the logged lengths by 290 us per period, plus
+ *   at most 100 us of the core's own work;
  * - each of those times falls in one logged C6 period (never two), or
  *   within 290 us after a period ended: CPU 0 was then paying that
  *   period's exit latency (the tick, which RCU keeps running while it has
