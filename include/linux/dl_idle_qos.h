@@ -10,7 +10,9 @@
 #include <linux/limits.h>
 #include <linux/types.h>
 
+struct root_domain;
 struct sched_dl_entity;
+struct dl_idle_qos_domain;
 
 /**
  * struct dl_idle_qos_node - what one deadline entity contributes to the limit
@@ -19,18 +21,61 @@ struct sched_dl_entity;
  * @deadline:	relative deadline (ns) the contribution was computed from
  * @period:	period (ns) the contribution was computed from
  * @kind:	DL_IDLE_QOS_NONE, _TASK or _SERVER: what is accounted
+ * @domain:	the root domain's sums the entity is accounted in
  *
  * Embedded in struct sched_dl_entity.  The parameters are a copy of those
  * in effect when the entity was accounted, so removing it subtracts
  * exactly what was added, whatever happened to the entity since.
  */
 struct dl_idle_qos_node {
-	struct rb_node	slack_node;
-	u64		runtime;
-	u64		deadline;
-	u64		period;
-	unsigned int	kind;
+	struct rb_node			slack_node;
+	u64				runtime;
+	u64				deadline;
+	u64				period;
+	unsigned int			kind;
+	struct dl_idle_qos_domain	*domain;
 };
+
+#ifdef CONFIG_DL_IDLE_QOS
+/**
+ * struct dl_idle_qos_domain - what the entities of one root domain reserve
+ * @slack_tree:	the domain's tasks, ordered by D - C
+ * @nr_tasks:	number of tasks accounted in the domain
+ * @frequency:	sum of 1/P over the tasks, each term rounded up
+ * @task_bw:	sum of C/P over the tasks, each term rounded up
+ * @server_bw:	sum of C/P over the DL servers of the domain's online CPUs
+ * @cpu_capacity: capacity of the domain's online CPUs
+ * @nr_cpus:	number of the domain's online CPUs
+ * @capacity:	cap * M_d, rounded down
+ * @rule1_ns:	rule 1 of the domain, stray tasks included
+ * @rule2_ns:	rule 2 of the domain, stray tasks included
+ * @limit_ns:	the domain's limit: the key of @node in the live tree
+ * @node:	in the live tree (with online CPUs) or the stray tree (with
+ *		tasks but no online CPU), or in neither
+ * @queue:	DL_IDLE_QOS_DOMAIN_LIVE, _STRAY or 0: where @node is
+ *
+ * Embedded in struct root_domain, zero-initialised; owned by
+ * kernel/sched/dl_idle_qos.c and protected by its lock.
+ */
+struct dl_idle_qos_domain {
+	struct rb_root_cached	slack_tree;
+	unsigned int		nr_tasks;
+	u128			frequency;
+	u128			task_bw;
+	u128			server_bw;
+	unsigned long		cpu_capacity;
+	unsigned int		nr_cpus;
+	u128			capacity;
+	u64			rule1_ns;
+	u64			rule2_ns;
+	u64			limit_ns;
+	struct rb_node		node;
+	unsigned int		queue;
+};
+
+#define DL_IDLE_QOS_DOMAIN_LIVE		1
+#define DL_IDLE_QOS_DOMAIN_STRAY	2
+#endif
 
 #define DL_IDLE_QOS_NONE	0
 #define DL_IDLE_QOS_TASK	1
@@ -45,6 +90,9 @@ struct dl_idle_qos_node {
 void dl_idle_qos_init_entity(struct sched_dl_entity *dl_se);
 void dl_idle_qos_task_admit(struct sched_dl_entity *dl_se);
 void dl_idle_qos_task_release(struct sched_dl_entity *dl_se);
+void dl_idle_qos_task_move(struct sched_dl_entity *dl_se,
+			   struct root_domain *rd);
+void dl_idle_qos_domain_free(struct root_domain *rd);
 void dl_idle_qos_server_update(struct sched_dl_entity *dl_se, int cpu);
 void dl_idle_qos_cpu_online(int cpu);
 void dl_idle_qos_cpu_offline(int cpu);
@@ -60,6 +108,9 @@ u64 dl_idle_qos_cpu_slack_ns(int cpu, u64 now);
 static inline void dl_idle_qos_init_entity(struct sched_dl_entity *dl_se) { }
 static inline void dl_idle_qos_task_admit(struct sched_dl_entity *dl_se) { }
 static inline void dl_idle_qos_task_release(struct sched_dl_entity *dl_se) { }
+static inline void dl_idle_qos_task_move(struct sched_dl_entity *dl_se,
+					 struct root_domain *rd) { }
+static inline void dl_idle_qos_domain_free(struct root_domain *rd) { }
 static inline void dl_idle_qos_server_update(struct sched_dl_entity *dl_se,
 					     int cpu) { }
 static inline void dl_idle_qos_cpu_online(int cpu) { }

@@ -37,14 +37,33 @@
  * with no spare bandwidth (cap * M <= U, possible for a while during CPU
  * hotplug) L* = 0.
  *
- * Several root domains (exclusive cpusets) are admitted separately: rule 2
- * holds when L <= (cap * M_d - U_d) / sum_d(1 / P_i) in every domain d.
- * The limit is global and the sums are machine-wide, so with several
- * domains rule 2 takes the smallest domain's capacity against all of U and
- * sum(1/P): (cap * min(M_d) - U) / sum(1 / P_i), below every domain's own
- * bound (U_d <= U, sum_d <= sum), and rule 2 itself with one domain.  (Over
- * the union, (cap * M - U) / sum(1 / P_i) could exceed the bound of a busy
- * domain next to an idle one.)
+ * Root domains
+ * ------------
+ *
+ * Admission control runs per root domain (exclusive cpusets partition the
+ * machine): a task's bandwidth is checked against, and counted in, the
+ * root domain of its CPU only.  So are the sums here: each root domain d
+ * has its own tasks, DL servers and online CPUs, and its own limit
+ *
+ *   L_d = min(min over d's tasks (D_i - C_i),
+ *             (cap * M_d - U_d) / sum over d's tasks (1 / P_i)),
+ *
+ * and L* = min(L_d) over the root domains with online CPUs: a domain
+ * without tight tasks does not lower the limit of another's, nor does a
+ * busy domain eat the spare bandwidth of an idle one.  L* is what is
+ * published (one cpu_latency_qos request for the whole machine).
+ *
+ * The kernel moves a task's bandwidth between root domains in three
+ * places, and dl_idle_qos follows it there: after a root-domain rebuild
+ * (dl_add_task_root_domain(), for every deadline task of the cpusets),
+ * when a task is moved to an exclusive cpuset (set_cpus_allowed_dl()), and
+ * when a throttled task leaves an offline CPU (dl_task_offline_migration()).
+ * In between, a task may be accounted in a root domain that lost its
+ * online CPUs to a rebuild, or whose memory is freed (free_rootdomain():
+ * its tasks become orphans).  Such "stray" tasks run on CPUs of other
+ * domains: they count in every root domain, in rule 1 and in U_d and
+ * sum(1/P) of rule 2, which keeps every L_d safe until the tasks are
+ * accounted in their new domain.
  *
  * Rule 2 modes
  * ------------
@@ -85,23 +104,30 @@
  * --------------------
  *
  * Nothing walks the tasks.  Each sched_dl_entity embeds a struct
- * dl_idle_qos_node recording the parameters it was accounted with; the
- * global state holds the number of tasks, sum(1/P_i), the task and server
- * bandwidth, the capacity and an rbtree of the tasks ordered by slack
- * D_i - C_i (min in O(1), update in O(log n)).  Removing an entity subtracts
- * what its node recorded and marks the node unaccounted, so removal is exact
- * and idempotent.  The hooks:
+ * dl_idle_qos_node recording the parameters it was accounted with and the
+ * domain it is accounted in; each root domain embeds a struct
+ * dl_idle_qos_domain holding the number of its tasks, their sum(1/P) and
+ * bandwidth, its servers' bandwidth, its online CPUs' capacity and an
+ * rbtree of its tasks ordered by slack D_i - C_i (min in O(1), update in
+ * O(log n)).  The root domains with online CPUs are in a tree ordered by
+ * L_d (L* in O(1)), the stray ones in a tree ordered by their smallest
+ * slack, and the stray sums are kept apart.  Removing an entity subtracts
+ * what its node recorded and marks the node unaccounted, so removal is
+ * exact and idempotent.  A change to one domain costs O(log n + log
+ * nr_domains); a change to the stray tasks or to the admission cap
+ * recomputes every domain, O(nr_domains * log nr_domains).  The hooks:
  *
  *  - admission or parameter change: from __setparam_dl(), after
  *    sched_dl_overflow() accepted the new parameters;
  *  - release: from __dl_clear_params(), which the deadline class calls when
  *    it gives a task's bandwidth back (0-lag time reached by a task that left
  *    SCHED_DEADLINE or is dead);
+ *  - a task's bandwidth moved to another root domain: see above;
  *  - fair_server parameters: from dl_server_apply_params();
  *  - capacity: when a runqueue goes online or offline in its root domain
- *    (CPU hotplug, root-domain rebuild; O(nr_cpu_ids) there, to find the
- *    smallest root domain), and when the rt runtime sysctl changes the
- *    admission cap.
+ *    (CPU hotplug, root-domain rebuild), and when the rt runtime sysctl
+ *    changes the admission cap;
+ *  - a root domain freed: from free_rootdomain().
  *
  * DL servers count in U only; special (SCHED_FLAG_SUGOV) entities are never
  * admitted and are ignored.
@@ -178,14 +204,23 @@ static const char * const dlq_rule2_names[] = {
 };
 
 /**
- * struct dl_idle_qos - the limit and the sums it is computed from
- * @lock:	protects all fields; innermost lock (see the DOC block)
- * @slack_tree:	admitted tasks, ordered by D - C
- * @nr_tasks:	number of admitted tasks
- * @frequency:	sum of 1/P over the tasks, each term rounded up
- * @task_bw:	sum of C/P over the tasks, each term rounded up
- * @server_bw:	sum of C/P over the DL servers of online CPUs, rounded up
- * @idle_bw:	idle reservation (sched_dl_idle_reserve_us) of the online CPUs
+ * struct dl_idle_qos - the limit and what it is computed from
+ * @lock:	protects all fields and every struct dl_idle_qos_domain;
+ *		innermost lock (see the DOC block)
+ * @live:	root domains with online CPUs, ordered by their limit
+ * @stray:	root domains with tasks but no online CPU, ordered by their
+ *		tasks' smallest slack
+ * @orphans:	tasks whose root domain was freed; never has a CPU
+ * @nr_domains:	number of domains in @live
+ * @recompute:	the stray sums or the admission parameters changed: every
+ *		live domain's limit is to be recomputed
+ * @stray_tasks: number of tasks of the stray domains
+ * @stray_frequency: sum of 1/P over the tasks of the stray domains
+ * @stray_bw:	sum of C/P over the tasks of the stray domains
+ * @nr_tasks:	number of accounted tasks, machine-wide
+ * @frequency:	sum of 1/P over all tasks (for the state view)
+ * @task_bw:	sum of C/P over all tasks (for the state view)
+ * @server_bw:	sum of C/P over the DL servers of online CPUs (state view)
  * @rt_runtime:	admission parameters in force: sched_rt_runtime_us (ns,
  *		RUNTIME_INF when off), as of the last sched_dl_do_global()
  * @rt_period:	sched_rt_period_us in force (ns)
@@ -193,36 +228,34 @@ static const char * const dlq_rule2_names[] = {
  * @bw_valid:	@rt_runtime, @rt_period and @reserve are set
  * @cpu_capacity: capacity of the online CPUs, SCHED_CAPACITY_SCALE per CPU
  * @nr_cpus:	number of online CPUs
- * @capacity:	cap * M, rounded down
- * @nr_domains:	number of root domains with online CPUs
- * @domain_cpu_capacity: capacity of the online CPUs of the smallest of them
- * @domain_capacity: cap * min(M_d), rounded down: the capacity rule 2 uses
- * @rule1_ns:	min(D - C), DL_IDLE_QOS_NO_LIMIT with no task
- * @rule2_ns:	(@domain_capacity - U) / sum(1/P), DL_IDLE_QOS_NO_LIMIT with
- *		no task
- * @limit_ns:	min(@rule1_ns, @rule2_ns); read locklessly by governors
+ * @rule1_ns:	rule 1 of the domain with the smallest limit
+ * @rule2_ns:	rule 2 of that domain
+ * @limit_ns:	the smallest domain limit, DL_IDLE_QOS_NO_LIMIT with no
+ *		task; read locklessly by governors
  * @target_us:	@limit_ns in microseconds, the value to publish
  * @nr_traced:	@nr_tasks when the tracepoint last fired
- * @rule2_mode:	enum dlq_rule2_mode: whether rule 2 bounds @limit_ns
+ * @rule2_mode:	enum dlq_rule2_mode: whether rule 2 bounds the limits
  */
 struct dl_idle_qos {
 	raw_spinlock_t		lock;
-	struct rb_root_cached	slack_tree;
+	struct rb_root_cached	live;
+	struct rb_root_cached	stray;
+	struct dl_idle_qos_domain orphans;
+	unsigned int		nr_domains;
+	bool			recompute;
+	unsigned int		stray_tasks;
+	u128			stray_frequency;
+	u128			stray_bw;
 	unsigned int		nr_tasks;
 	u128			frequency;
 	u128			task_bw;
 	u128			server_bw;
-	u128			idle_bw;
 	u64			rt_runtime;
 	u64			rt_period;
 	u64			reserve;
 	bool			bw_valid;
 	unsigned long		cpu_capacity;
 	unsigned int		nr_cpus;
-	u128			capacity;
-	unsigned int		nr_domains;
-	unsigned long		domain_cpu_capacity;
-	u128			domain_capacity;
 	u64			rule1_ns;
 	u64			rule2_ns;
 	u64			limit_ns;
@@ -233,7 +266,9 @@ struct dl_idle_qos {
 
 static struct dl_idle_qos dlq = {
 	.lock		= __RAW_SPIN_LOCK_UNLOCKED(dlq.lock),
-	.slack_tree	= RB_ROOT_CACHED,
+	.live		= RB_ROOT_CACHED,
+	.stray		= RB_ROOT_CACHED,
+	.orphans	= { .slack_tree = RB_ROOT_CACHED },
 	.rule1_ns	= DL_IDLE_QOS_NO_LIMIT,
 	.rule2_ns	= DL_IDLE_QOS_NO_LIMIT,
 	.limit_ns	= DL_IDLE_QOS_NO_LIMIT,
@@ -245,14 +280,16 @@ static struct dl_idle_qos dlq = {
  * struct dl_idle_qos_cpu - per-CPU state
  * @online:	the CPU's capacity and DL server are accounted
  * @capacity:	the capacity accounted for the CPU
+ * @domain:	the domain they are accounted in
  * @latest_start: live term: latest start time of the recorded job
  * @expires:	live term: absolute deadline of the recorded job
  */
 struct dl_idle_qos_cpu {
-	bool		online;
-	unsigned long	capacity;
-	u64		latest_start;
-	u64		expires;
+	bool				online;
+	unsigned long			capacity;
+	struct dl_idle_qos_domain	*domain;
+	u64				latest_start;
+	u64				expires;
 };
 
 static DEFINE_PER_CPU(struct dl_idle_qos_cpu, dlq_cpu);
@@ -422,7 +459,7 @@ VISIBLE_IF_KUNIT s32 dl_idle_qos_target_us(u64 limit_ns)
 }
 EXPORT_SYMBOL_IF_KUNIT(dl_idle_qos_target_us);
 
-/* ---- The global state ---- */
+/* ---- The sums and the limits ---- */
 
 static u64 dlq_slack(const struct dl_idle_qos_node *node)
 {
@@ -435,55 +472,222 @@ static bool dlq_slack_less(struct rb_node *a, const struct rb_node *b)
 	       dlq_slack(rb_entry(b, struct dl_idle_qos_node, slack_node));
 }
 
-static void dlq_add_task(struct dl_idle_qos_node *node)
+/* The smallest slack of a domain's tasks, DL_IDLE_QOS_NO_LIMIT with none. */
+static u64 dlq_domain_slack(const struct dl_idle_qos_domain *d)
 {
-	u128 frequency;
+	struct rb_node *first = rb_first_cached(&d->slack_tree);
+
+	if (!first)
+		return DL_IDLE_QOS_NO_LIMIT;
+	return dlq_slack(rb_entry(first, struct dl_idle_qos_node, slack_node));
+}
+
+static struct dl_idle_qos_domain *dlq_domain_of(struct rb_node *node)
+{
+	return rb_entry(node, struct dl_idle_qos_domain, node);
+}
+
+static bool dlq_live_less(struct rb_node *a, const struct rb_node *b)
+{
+	return rb_entry(a, struct dl_idle_qos_domain, node)->limit_ns <
+	       rb_entry(b, struct dl_idle_qos_domain, node)->limit_ns;
+}
+
+static bool dlq_stray_less(struct rb_node *a, const struct rb_node *b)
+{
+	return dlq_domain_slack(rb_entry(a, struct dl_idle_qos_domain, node)) <
+	       dlq_domain_slack(rb_entry(b, struct dl_idle_qos_domain, node));
+}
+
+/* The domain whose sums a root domain's entities are accounted in. */
+static struct dl_idle_qos_domain *dlq_domain(struct root_domain *rd)
+{
+	return rd ? &rd->idle_qos : &dlq.orphans;
+}
+
+/* Rule 1 over the stray tasks. */
+static u64 dlq_stray_slack(void)
+{
+	struct rb_node *first = rb_first_cached(&dlq.stray);
+
+	return first ? dlq_domain_slack(dlq_domain_of(first)) :
+		       DL_IDLE_QOS_NO_LIMIT;
+}
+
+/* U of a live domain: its own reservations and every stray task's. */
+static u128 dlq_domain_reserved(const struct dl_idle_qos_domain *d)
+{
+	/* BW_SHIFT fixed point, rounded up already: exact in 10^-30 units. */
+	u128 idle_bw = (u128)dlq.reserve * d->nr_cpus *
+		       (DL_IDLE_QOS_ONE >> BW_SHIFT);
+
+	return d->task_bw + d->server_bw + idle_bw + dlq.stray_bw;
+}
+
+/* cap * M_d: when M_d or the admission parameters change. */
+static void dlq_domain_capacity(struct dl_idle_qos_domain *d)
+{
+	d->capacity = dl_idle_qos_capacity(d->cpu_capacity, dlq.rt_runtime,
+					   dlq.rt_period);
+}
+
+/* A live domain's limit, with the stray tasks in it. */
+static void dlq_domain_compute(struct dl_idle_qos_domain *d)
+{
+	d->rule1_ns = min(dlq_domain_slack(d), dlq_stray_slack());
+	d->rule2_ns = dl_idle_qos_rule2(d->capacity, dlq_domain_reserved(d),
+					d->frequency + dlq.stray_frequency);
+	d->limit_ns = dlq.rule2_mode == DLQ_RULE2_OFF ? d->rule1_ns :
+		      min(d->rule1_ns, d->rule2_ns);
+}
+
+/*
+ * Take a domain out of the tree it is in, before its sums change; a stray
+ * domain's tasks leave the stray sums, and every live domain is then to be
+ * recomputed.
+ */
+static void dlq_unqueue(struct dl_idle_qos_domain *d)
+{
+	switch (d->queue) {
+	case DL_IDLE_QOS_DOMAIN_LIVE:
+		rb_erase_cached(&d->node, &dlq.live);
+		dlq.nr_domains--;
+		break;
+	case DL_IDLE_QOS_DOMAIN_STRAY:
+		rb_erase_cached(&d->node, &dlq.stray);
+		dlq.stray_tasks -= d->nr_tasks;
+		dlq.stray_frequency -= d->frequency;
+		dlq.stray_bw -= d->task_bw;
+		dlq.recompute = true;
+		break;
+	}
+	d->queue = 0;
+}
+
+/*
+ * Put a domain back after its sums changed: live if it has online CPUs,
+ * stray if it has tasks but no online CPU (its tasks then run elsewhere
+ * and count in every live domain), in neither tree otherwise.
+ */
+static void dlq_queue(struct dl_idle_qos_domain *d)
+{
+	lockdep_assert_held(&dlq.lock);
+
+	if (d->nr_cpus) {
+		dlq_domain_compute(d);
+		rb_add_cached(&d->node, &dlq.live, dlq_live_less);
+		d->queue = DL_IDLE_QOS_DOMAIN_LIVE;
+		dlq.nr_domains++;
+	} else if (d->nr_tasks) {
+		rb_add_cached(&d->node, &dlq.stray, dlq_stray_less);
+		d->queue = DL_IDLE_QOS_DOMAIN_STRAY;
+		dlq.stray_tasks += d->nr_tasks;
+		dlq.stray_frequency += d->frequency;
+		dlq.stray_bw += d->task_bw;
+		dlq.recompute = true;
+	}
+}
+
+/*
+ * Recompute every live domain, capacity included (the admission parameters
+ * may have changed): O(nr_domains * log(nr_domains)).
+ */
+static void dlq_recompute_live(void)
+{
+	struct rb_root_cached live = RB_ROOT_CACHED;
+	struct rb_node *node;
+
+	while ((node = rb_first_cached(&dlq.live))) {
+		rb_erase_cached(node, &dlq.live);
+		dlq_domain_capacity(dlq_domain_of(node));
+		dlq_domain_compute(dlq_domain_of(node));
+		rb_add_cached(node, &live, dlq_live_less);
+	}
+	dlq.live = live;
+	dlq.recompute = false;
+}
+
+static void dlq_add_task(struct dl_idle_qos_node *node,
+			 struct dl_idle_qos_domain *d)
+{
+	u128 frequency, bw;
 
 	lockdep_assert_held(&dlq.lock);
 
-	rb_add_cached(&node->slack_node, &dlq.slack_tree, dlq_slack_less);
+	bw = dlq_terms(node->runtime, node->period, &frequency);
+	dlq_unqueue(d);
+	rb_add_cached(&node->slack_node, &d->slack_tree, dlq_slack_less);
+	d->nr_tasks++;
+	d->task_bw += bw;
+	d->frequency += frequency;
+	dlq_queue(d);
 	dlq.nr_tasks++;
-	dlq.task_bw += dlq_terms(node->runtime, node->period, &frequency);
+	dlq.task_bw += bw;
 	dlq.frequency += frequency;
 	node->kind = DL_IDLE_QOS_TASK;
+	node->domain = d;
 }
 
 static void dlq_remove_task(struct dl_idle_qos_node *node)
 {
-	u128 frequency;
+	struct dl_idle_qos_domain *d = node->domain;
+	u128 frequency, bw;
 
 	lockdep_assert_held(&dlq.lock);
 
 	if (node->kind != DL_IDLE_QOS_TASK)
 		return;
-	rb_erase_cached(&node->slack_node, &dlq.slack_tree);
+	bw = dlq_terms(node->runtime, node->period, &frequency);
+	dlq_unqueue(d);
+	rb_erase_cached(&node->slack_node, &d->slack_tree);
 	RB_CLEAR_NODE(&node->slack_node);
+	d->nr_tasks--;
+	d->task_bw -= bw;
+	d->frequency -= frequency;
+	dlq_queue(d);
 	dlq.nr_tasks--;
-	dlq.task_bw -= dlq_terms(node->runtime, node->period, &frequency);
+	dlq.task_bw -= bw;
 	dlq.frequency -= frequency;
 	node->kind = DL_IDLE_QOS_NONE;
+	node->domain = NULL;
 }
 
 static void dlq_add_server(struct dl_idle_qos_node *node,
-			   const struct sched_dl_entity *dl_se)
+			   const struct sched_dl_entity *dl_se,
+			   struct dl_idle_qos_domain *d)
 {
+	u128 bw;
+
 	lockdep_assert_held(&dlq.lock);
 
 	node->runtime = dl_se->dl_runtime;
 	node->deadline = dl_se->dl_deadline;
 	node->period = dl_se->dl_period;
-	dlq.server_bw += dl_idle_qos_bandwidth(node->runtime, node->period);
+	bw = dl_idle_qos_bandwidth(node->runtime, node->period);
+	dlq_unqueue(d);
+	d->server_bw += bw;
+	dlq_queue(d);
+	dlq.server_bw += bw;
 	node->kind = DL_IDLE_QOS_SERVER;
+	node->domain = d;
 }
 
 static void dlq_remove_server(struct dl_idle_qos_node *node)
 {
+	struct dl_idle_qos_domain *d = node->domain;
+	u128 bw;
+
 	lockdep_assert_held(&dlq.lock);
 
 	if (node->kind != DL_IDLE_QOS_SERVER)
 		return;
-	dlq.server_bw -= dl_idle_qos_bandwidth(node->runtime, node->period);
+	bw = dl_idle_qos_bandwidth(node->runtime, node->period);
+	dlq_unqueue(d);
+	d->server_bw -= bw;
+	dlq_queue(d);
+	dlq.server_bw -= bw;
 	node->kind = DL_IDLE_QOS_NONE;
+	node->domain = NULL;
 }
 
 /*
@@ -499,72 +703,14 @@ static void dlq_take_bw_params(void)
 	dlq.rt_period = global_rt_period();
 	dlq.reserve = global_dl_idle_reserve_bw();
 	dlq.bw_valid = true;
+	dlq.recompute = true;
 }
 
-static void dlq_update_capacity(void)
-{
-	lockdep_assert_held(&dlq.lock);
-
-	if (!dlq.bw_valid)
-		dlq_take_bw_params();
-	dlq.capacity = dl_idle_qos_capacity(dlq.cpu_capacity, dlq.rt_runtime,
-					    dlq.rt_period);
-	dlq.domain_capacity = dlq.nr_domains > 1 ?
-		dl_idle_qos_capacity(dlq.domain_cpu_capacity, dlq.rt_runtime,
-				     dlq.rt_period) : dlq.capacity;
-	/* BW_SHIFT fixed point, rounded up already: exact in 10^-30 units. */
-	dlq.idle_bw = (u128)dlq.reserve * dlq.nr_cpus *
-		      (DL_IDLE_QOS_ONE >> BW_SHIFT);
-}
-
-/*
- * Count the root domains that have online CPUs and find the smallest one's
- * capacity, from the root domain of each accounted CPU; each CPU is visited
- * once, so O(nr_cpu_ids).  Called from the online/offline hooks only: CPU
- * hotplug and root-domain rebuilds, which the hotplug lock and
- * sched_domains_mutex serialise, so the last call of a rebuild sees every
- * runqueue in its final root domain.  Under dlq.lock, with interrupts off:
- * a root domain seen through rq->rd is not freed meanwhile (RCU).
- */
-static void dlq_update_domains(void)
-{
-	static struct cpumask seen;	/* under dlq.lock */
-	unsigned long min = ULONG_MAX;
-	unsigned int nr = 0;
-	int cpu, i;
-
-	lockdep_assert_held(&dlq.lock);
-
-	cpumask_clear(&seen);
-	for_each_possible_cpu(cpu) {
-		struct dl_idle_qos_cpu *first = &per_cpu(dlq_cpu, cpu);
-		struct root_domain *rd;
-		unsigned long capacity;
-
-		if (!first->online || cpumask_test_cpu(cpu, &seen))
-			continue;
-		__cpumask_set_cpu(cpu, &seen);
-		capacity = first->capacity;
-		rd = READ_ONCE(cpu_rq(cpu)->rd);
-		for_each_cpu(i, rd->span) {
-			struct dl_idle_qos_cpu *c = &per_cpu(dlq_cpu, i);
-
-			if (!c->online || cpumask_test_cpu(i, &seen))
-				continue;
-			__cpumask_set_cpu(i, &seen);
-			capacity += c->capacity;
-		}
-		min = min(min, capacity);
-		nr++;
-	}
-	dlq.nr_domains = nr;
-	dlq.domain_cpu_capacity = nr ? min : 0;
-}
-
-/* U: everything reserved, tasks, servers and idle reservation. */
+/* U machine-wide, for the state view. */
 static u128 dlq_reserved(void)
 {
-	return dlq.task_bw + dlq.server_bw + dlq.idle_bw;
+	return dlq.task_bw + dlq.server_bw +
+	       (u128)dlq.reserve * dlq.nr_cpus * (DL_IDLE_QOS_ONE >> BW_SHIFT);
 }
 
 /* Fixed point to parts per billion, for the tracepoint and the state view. */
@@ -574,24 +720,37 @@ static u64 dlq_ppb(u128 x)
 }
 
 /*
- * Recompute the limit from the sums.  Returns true when the value to publish
- * changed.
+ * Bring the limits up to date after a change and take the smallest.
+ * Returns true when the value to publish changed.
  */
 static bool dlq_update_limit(void)
 {
-	struct rb_node *first = rb_first_cached(&dlq.slack_tree);
-	u64 rule1 = DL_IDLE_QOS_NO_LIMIT, rule2, limit;
+	struct rb_node *first;
+	struct dl_idle_qos_domain *d = NULL;
+	u64 rule1, rule2, limit;
+	u128 reserved = 0, capacity = 0;
 	s32 target;
 	bool publish;
 
 	lockdep_assert_held(&dlq.lock);
 
-	if (first)
-		rule1 = dlq_slack(rb_entry(first, struct dl_idle_qos_node,
-					   slack_node));
-	rule2 = dl_idle_qos_rule2(dlq.domain_capacity, dlq_reserved(),
-				  dlq.frequency);
-	limit = dlq.rule2_mode == DLQ_RULE2_OFF ? rule1 : min(rule1, rule2);
+	if (dlq.recompute)
+		dlq_recompute_live();
+	first = rb_first_cached(&dlq.live);
+	if (first) {
+		d = dlq_domain_of(first);
+		rule1 = d->rule1_ns;
+		rule2 = d->rule2_ns;
+		limit = d->limit_ns;
+		reserved = dlq_domain_reserved(d);
+		capacity = d->capacity;
+	} else {
+		/* No online CPU accounted yet: stray tasks have no room. */
+		rule1 = dlq_stray_slack();
+		rule2 = dlq.stray_tasks ? 0 : DL_IDLE_QOS_NO_LIMIT;
+		limit = dlq.rule2_mode == DLQ_RULE2_OFF ? rule1 :
+			min(rule1, rule2);
+	}
 	target = dl_idle_qos_target_us(limit);
 
 	if (rule1 == dlq.rule1_ns && rule2 == dlq.rule2_ns &&
@@ -607,8 +766,8 @@ static bool dlq_update_limit(void)
 	/* The arguments cost two u128 divisions: only when tracing. */
 	if (trace_dl_idle_qos_limit_enabled())
 		trace_dl_idle_qos_limit(rule1, rule2, limit, dlq.nr_tasks,
-					dlq_ppb(dlq_reserved()),
-					dlq_ppb(dlq.domain_capacity), target);
+					dlq_ppb(reserved), dlq_ppb(capacity),
+					target);
 	return publish;
 }
 
@@ -680,12 +839,14 @@ void dl_idle_qos_init_entity(struct sched_dl_entity *dl_se)
  *		dl_period already set
  *
  * Called from __setparam_dl() under the task's rq lock, after admission
- * control accepted the parameters; replaces what the task contributed
- * before, if anything.
+ * control accepted the parameters in the root domain of the task's CPU;
+ * replaces what the task contributed before, if anything, and accounts it
+ * in that root domain.
  */
 void dl_idle_qos_task_admit(struct sched_dl_entity *dl_se)
 {
 	struct dl_idle_qos_node *node = &dl_se->idle_qos;
+	struct task_struct *p = container_of(dl_se, struct task_struct, dl);
 	unsigned long flags;
 	bool publish;
 
@@ -697,7 +858,7 @@ void dl_idle_qos_task_admit(struct sched_dl_entity *dl_se)
 	node->runtime = dl_se->dl_runtime;
 	node->deadline = dl_se->dl_deadline;
 	node->period = dl_se->dl_period;
-	dlq_add_task(node);
+	dlq_add_task(node, dlq_domain(task_rq(p)->rd));
 	publish = dlq_update_limit();
 	raw_spin_unlock_irqrestore(&dlq.lock, flags);
 
@@ -729,22 +890,103 @@ void dl_idle_qos_task_release(struct sched_dl_entity *dl_se)
 }
 
 /**
+ * dl_idle_qos_task_move - account a task in another root domain
+ * @dl_se:	the task's entity
+ * @rd:		the root domain its bandwidth was moved to, NULL if none
+ *
+ * Called under the task's rq lock wherever the deadline class moves a
+ * task's bandwidth between root domains: dl_add_task_root_domain() (after
+ * a rebuild), set_cpus_allowed_dl() (to an exclusive cpuset) and
+ * dl_task_offline_migration().  Does nothing if the entity is not
+ * accounted or already accounted in @rd.  A task without a root domain
+ * counts in every one.
+ */
+void dl_idle_qos_task_move(struct sched_dl_entity *dl_se,
+			   struct root_domain *rd)
+{
+	struct dl_idle_qos_node *node = &dl_se->idle_qos;
+	struct dl_idle_qos_domain *d = dlq_domain(rd);
+	unsigned long flags;
+	bool publish;
+
+	raw_spin_lock_irqsave(&dlq.lock, flags);
+	if (node->kind != DL_IDLE_QOS_TASK || node->domain == d) {
+		raw_spin_unlock_irqrestore(&dlq.lock, flags);
+		return;
+	}
+	dlq_remove_task(node);
+	dlq_add_task(node, d);
+	publish = dlq_update_limit();
+	raw_spin_unlock_irqrestore(&dlq.lock, flags);
+
+	dlq_kick(publish);
+}
+
+/**
+ * dl_idle_qos_domain_free - forget a root domain that is being freed
+ * @rd:		the root domain
+ *
+ * Called from free_rootdomain(), after an RCU grace period (or before the
+ * domain was ever used): no runqueue is attached to @rd, so no online CPU
+ * and no DL server is accounted in it.  The tasks still accounted in it,
+ * which the rebuild that dropped @rd did not move, become orphans: they
+ * count in every root domain, until a hook moves them to their new one.
+ * O(n log n) in the number of such tasks.
+ */
+void dl_idle_qos_domain_free(struct root_domain *rd)
+{
+	struct dl_idle_qos_domain *d = &rd->idle_qos;
+	struct dl_idle_qos_domain *o = &dlq.orphans;
+	struct rb_node *node;
+	unsigned long flags;
+	bool publish;
+
+	raw_spin_lock_irqsave(&dlq.lock, flags);
+	WARN_ON_ONCE(d->nr_cpus || d->server_bw);
+	if (!d->nr_tasks) {
+		dlq_unqueue(d);
+		raw_spin_unlock_irqrestore(&dlq.lock, flags);
+		return;
+	}
+	dlq_unqueue(d);
+	dlq_unqueue(o);
+	while ((node = rb_first_cached(&d->slack_tree))) {
+		rb_erase_cached(node, &d->slack_tree);
+		rb_add_cached(node, &o->slack_tree, dlq_slack_less);
+		rb_entry(node, struct dl_idle_qos_node, slack_node)->domain = o;
+	}
+	o->nr_tasks += d->nr_tasks;
+	o->frequency += d->frequency;
+	o->task_bw += d->task_bw;
+	d->nr_tasks = 0;
+	d->frequency = 0;
+	d->task_bw = 0;
+	dlq_queue(o);
+	publish = dlq_update_limit();
+	raw_spin_unlock_irqrestore(&dlq.lock, flags);
+
+	dlq_kick(publish);
+}
+
+/**
  * dl_idle_qos_server_update - account a DL server's new parameters
  * @dl_se:	the server, with its new dl_runtime and dl_period set
  * @cpu:	the server's CPU
  *
  * Called from dl_server_apply_params() under the CPU's rq lock.  The
- * server's bandwidth counts in U while the CPU is online.
+ * server's bandwidth counts in U of the CPU's root domain while the CPU is
+ * online.
  */
 void dl_idle_qos_server_update(struct sched_dl_entity *dl_se, int cpu)
 {
+	struct dl_idle_qos_cpu *c = &per_cpu(dlq_cpu, cpu);
 	unsigned long flags;
 	bool publish;
 
 	raw_spin_lock_irqsave(&dlq.lock, flags);
 	dlq_remove_server(&dl_se->idle_qos);
-	if (per_cpu(dlq_cpu, cpu).online)
-		dlq_add_server(&dl_se->idle_qos, dl_se);
+	if (c->online)
+		dlq_add_server(&dl_se->idle_qos, dl_se, c->domain);
 	publish = dlq_update_limit();
 	raw_spin_unlock_irqrestore(&dlq.lock, flags);
 
@@ -756,12 +998,13 @@ void dl_idle_qos_server_update(struct sched_dl_entity *dl_se, int cpu)
  * @cpu:	the CPU whose runqueue went online in its root domain
  *
  * Called from rq_online_dl() under the CPU's rq lock (CPU hotplug,
- * root-domain rebuild).
+ * root-domain rebuild): O(log(nr_domains)).
  */
 void dl_idle_qos_cpu_online(int cpu)
 {
 	struct dl_idle_qos_cpu *c = &per_cpu(dlq_cpu, cpu);
 	struct sched_dl_entity *server = &cpu_rq(cpu)->fair_server;
+	struct dl_idle_qos_domain *d = dlq_domain(cpu_rq(cpu)->rd);
 	unsigned long flags;
 	bool publish;
 
@@ -770,14 +1013,20 @@ void dl_idle_qos_cpu_online(int cpu)
 		raw_spin_unlock_irqrestore(&dlq.lock, flags);
 		return;
 	}
+	if (!dlq.bw_valid)
+		dlq_take_bw_params();
 	c->online = true;
 	c->capacity = arch_scale_cpu_capacity(cpu);
+	c->domain = d;
 	dlq.cpu_capacity += c->capacity;
 	dlq.nr_cpus++;
-	dlq_update_domains();
-	dlq_update_capacity();
+	dlq_unqueue(d);
+	d->cpu_capacity += c->capacity;
+	d->nr_cpus++;
+	dlq_domain_capacity(d);
+	dlq_queue(d);
 	dlq_remove_server(&server->idle_qos);
-	dlq_add_server(&server->idle_qos, server);
+	dlq_add_server(&server->idle_qos, server, d);
 	publish = dlq_update_limit();
 	raw_spin_unlock_irqrestore(&dlq.lock, flags);
 
@@ -793,6 +1042,7 @@ void dl_idle_qos_cpu_online(int cpu)
 void dl_idle_qos_cpu_offline(int cpu)
 {
 	struct dl_idle_qos_cpu *c = &per_cpu(dlq_cpu, cpu);
+	struct dl_idle_qos_domain *d = c->domain;
 	unsigned long flags;
 	bool publish;
 
@@ -801,12 +1051,16 @@ void dl_idle_qos_cpu_offline(int cpu)
 		raw_spin_unlock_irqrestore(&dlq.lock, flags);
 		return;
 	}
+	dlq_remove_server(&cpu_rq(cpu)->fair_server.idle_qos);
 	c->online = false;
 	dlq.cpu_capacity -= c->capacity;
 	dlq.nr_cpus--;
-	dlq_update_domains();
-	dlq_update_capacity();
-	dlq_remove_server(&cpu_rq(cpu)->fair_server.idle_qos);
+	dlq_unqueue(d);
+	d->cpu_capacity -= c->capacity;
+	d->nr_cpus--;
+	dlq_domain_capacity(d);
+	dlq_queue(d);
+	c->domain = NULL;
 	publish = dlq_update_limit();
 	raw_spin_unlock_irqrestore(&dlq.lock, flags);
 
@@ -827,7 +1081,6 @@ void dl_idle_qos_bw_update(void)
 
 	raw_spin_lock_irqsave(&dlq.lock, flags);
 	dlq_take_bw_params();
-	dlq_update_capacity();
 	publish = dlq_update_limit();
 	raw_spin_unlock_irqrestore(&dlq.lock, flags);
 
@@ -907,6 +1160,15 @@ static void dlq_print_ns(struct seq_file *m, const char *name, u64 ns)
 		seq_printf(m, "%s: %llu\n", name, ns);
 }
 
+/* A value in ns ("none" for no limit), then @suffix. */
+static void dlq_print_value(struct seq_file *m, u64 ns, const char *suffix)
+{
+	if (ns == DL_IDLE_QOS_NO_LIMIT)
+		seq_printf(m, "none%s", suffix);
+	else
+		seq_printf(m, "%llu%s", ns, suffix);
+}
+
 static void dlq_print_us(struct seq_file *m, const char *name, s32 us)
 {
 	if (us == PM_QOS_DEFAULT_VALUE)
@@ -927,10 +1189,37 @@ static void dlq_print_fixed(struct seq_file *m, const char *name, u128 x,
 	seq_printf(m, "%s: %llu.%09llu\n", name, whole, frac);
 }
 
+/* One line per domain, under dlq.lock: the live ones in limit order. */
+static void dlq_print_domains(struct seq_file *m)
+{
+	struct rb_node *node;
+
+	lockdep_assert_held(&dlq.lock);
+
+	for (node = rb_first_cached(&dlq.live); node; node = rb_next(node)) {
+		struct dl_idle_qos_domain *d = dlq_domain_of(node);
+		struct root_domain *rd;
+
+		rd = container_of(d, struct root_domain, idle_qos);
+		seq_printf(m, "domain %*pbl: tasks %u capacity_ppb %llu reserved_ppb %llu rule1_ns ",
+			   cpumask_pr_args(rd->span), d->nr_tasks,
+			   dlq_ppb(d->capacity), dlq_ppb(dlq_domain_reserved(d)));
+		dlq_print_value(m, d->rule1_ns, " rule2_ns ");
+		dlq_print_value(m, d->rule2_ns, " limit_ns ");
+		dlq_print_value(m, d->limit_ns, "\n");
+	}
+	for (node = rb_first_cached(&dlq.stray); node; node = rb_next(node)) {
+		struct dl_idle_qos_domain *d = dlq_domain_of(node);
+
+		seq_printf(m, "stray %s: tasks %u slack_ns %llu\n",
+			   d == &dlq.orphans ? "orphans" : "domain", d->nr_tasks,
+			   dlq_domain_slack(d));
+	}
+}
+
 static int dlq_state_show(struct seq_file *m, void *v)
 {
-	u128 capacity, domain_capacity, reserved, task_bw, server_bw, idle_bw;
-	u128 frequency;
+	u128 capacity, reserved, task_bw, server_bw, idle_bw, frequency;
 	u64 rule1, rule2, limit;
 	unsigned int nr_tasks, nr_cpus, nr_domains;
 	s32 target, published;
@@ -947,13 +1236,13 @@ static int dlq_state_show(struct seq_file *m, void *v)
 	raw_spin_lock_irqsave(&dlq.lock, flags);
 	nr_tasks = dlq.nr_tasks;
 	nr_cpus = dlq.nr_cpus;
-	capacity = dlq.capacity;
+	capacity = dl_idle_qos_capacity(dlq.cpu_capacity, dlq.rt_runtime,
+					dlq.rt_period);
 	nr_domains = dlq.nr_domains;
-	domain_capacity = dlq.domain_capacity;
 	reserved = dlq_reserved();
 	task_bw = dlq.task_bw;
 	server_bw = dlq.server_bw;
-	idle_bw = dlq.idle_bw;
+	idle_bw = reserved - task_bw - server_bw;
 	frequency = dlq.frequency;
 	rule1 = dlq.rule1_ns;
 	rule2 = dlq.rule2_ns;
@@ -972,8 +1261,6 @@ static int dlq_state_show(struct seq_file *m, void *v)
 	dlq_print_us(m, "published_us", published);
 	seq_printf(m, "cpus: %u\n", nr_cpus);
 	dlq_print_fixed(m, "capacity", capacity, DL_IDLE_QOS_ONE);
-	seq_printf(m, "domains: %u\n", nr_domains);
-	dlq_print_fixed(m, "domain_capacity", domain_capacity, DL_IDLE_QOS_ONE);
 	dlq_print_fixed(m, "reserved", reserved, DL_IDLE_QOS_ONE);
 	dlq_print_fixed(m, "task_bw", task_bw, DL_IDLE_QOS_ONE);
 	dlq_print_fixed(m, "server_bw", server_bw, DL_IDLE_QOS_ONE);
@@ -981,6 +1268,10 @@ static int dlq_state_show(struct seq_file *m, void *v)
 	/* sum(1/P), from per nanosecond to per second. */
 	dlq_print_fixed(m, "frequency_hz", frequency,
 			DL_IDLE_QOS_ONE / NSEC_PER_SEC);
+	seq_printf(m, "domains: %u\n", nr_domains);
+	raw_spin_lock_irqsave(&dlq.lock, flags);
+	dlq_print_domains(m);
+	raw_spin_unlock_irqrestore(&dlq.lock, flags);
 	for_each_possible_cpu(cpu) {
 		struct dl_idle_qos_cpu *c = per_cpu_ptr(&dlq_cpu, cpu);
 		u64 slack = dl_idle_qos_cpu_slack_ns(cpu, local_clock());
@@ -1032,6 +1323,7 @@ static void dlq_set_rule2_mode(int mode)
 
 	raw_spin_lock_irqsave(&dlq.lock, flags);
 	dlq.rule2_mode = mode;
+	dlq.recompute = true;
 	publish = dlq_update_limit();
 	raw_spin_unlock_irqrestore(&dlq.lock, flags);
 

@@ -112,14 +112,18 @@ struct task_param {
 };
 
 /*
- * @domains, @domain_cpus: the root domains the test made (cpuset
- * partitions) and the online CPUs of the smallest; 0: one root domain.
+ * @dom: the root domain of each task: 0, or 1 for the cpuset partition
+ * @cur_dom: the root domain of the tasks the test admits now
+ * @domains: 2 while the partition exists (root domain 1: CPU @part_cpu,
+ * root domain 0: the other CPUs), 0 or 1: one root domain
  */
 struct model {
 	struct task_param t[MAX_TASKS];
 	struct dl_child c[MAX_TASKS];
+	int dom[MAX_TASKS];
 	int n;
-	int domains, domain_cpus;
+	int cur_dom;
+	int domains, part_cpu;
 };
 
 static int cpu_online(int cpu)
@@ -210,50 +214,58 @@ static int rule2_off(void)
 	return !read_file(RULE2, buf, sizeof(buf)) && !strcmp(buf, "off");
 }
 
-/*
- * Exact L* as a rational, into l: min(rule 1, rule 2), or rule 1 alone
- * when rule 2 is off.  Returns 0 when there is no task (no limit).  With
- * several root domains, rule 2 takes the smallest one's CPUs for M and
- * every reservation for U (Documentation/scheduler/sched-deadline-idle.rst).
- */
-static int exact_limit(struct model *m, mpq_t l)
+/* Whether @cpu is in root domain @d of the model. */
+static int in_domain(struct model *m, int cpu, int d)
 {
-	mpq_t spare, freq, term, rule1;
+	if (m->domains < 2)
+		return d == 0;
+	return (cpu == m->part_cpu) == (d == 1);
+}
+
+/*
+ * Exact limit of root domain @d as a rational, into l: min(rule 1,
+ * rule 2) over the domain's tasks, CPUs, fair servers and idle
+ * reservation, or rule 1 alone when rule 2 is off.  Returns 0 when the
+ * domain has no task (no limit).
+ */
+static int exact_domain_limit(struct model *m, int d, mpq_t l)
+{
+	mpq_t spare, freq, term, rule1, reserve;
 	long long rt_runtime = read_ll(RT_RUNTIME);
 	long long rt_period = read_ll(RT_PERIOD);
-	int cpus = m->domains > 1 ? m->domain_cpus : nr_cpus();
 	long long r, p;
-	int i, cpu;
+	int i, cpu, cpus = 0, tasks = 0;
 
-	if (!live_tasks(m))
+	for (i = 0; i < m->n; i++)
+		tasks += m->c[i].pid > 0 && m->dom[i] == d;
+	if (!tasks)
 		return 0;
 
-	mpq_inits(spare, freq, term, rule1, NULL);
-	/* cap * M */
-	if (rt_runtime < 0)
-		mpq_set_ui(spare, cpus, 1);
-	else
-		mpq_set_ui(spare, rt_runtime * cpus, rt_period);
-	mpq_canonicalize(spare);
-	/* - fair servers of the online CPUs */
+	mpq_inits(spare, freq, term, rule1, reserve, NULL);
+	idle_reserve(reserve);
+	/* - fair servers and idle reservation of the online CPUs */
 	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
-		if (server_params(cpu, &r, &p))
+		if (!in_domain(m, cpu, d) || server_params(cpu, &r, &p))
 			continue;
+		cpus++;
 		mpq_set_ui(term, r, p);
 		mpq_canonicalize(term);
 		mpq_sub(spare, spare, term);
+		mpq_sub(spare, spare, reserve);
 	}
-	/* - the idle reservation of the online CPUs */
-	idle_reserve(term);
-	mpq_set_ui(rule1, nr_cpus(), 1);
-	mpq_mul(term, term, rule1);
-	mpq_sub(spare, spare, term);
+	/* + cap * M */
+	if (rt_runtime < 0)
+		mpq_set_ui(term, cpus, 1);
+	else
+		mpq_set_ui(term, rt_runtime * cpus, rt_period);
+	mpq_canonicalize(term);
+	mpq_add(spare, spare, term);
 	/* - tasks; rule 1 */
 	mpq_set_si(rule1, -1, 1);
 	for (i = 0; i < m->n; i++) {
 		struct task_param *t = &m->t[i];
 
-		if (m->c[i].pid <= 0)
+		if (m->c[i].pid <= 0 || m->dom[i] != d)
 			continue;
 		mpq_set_ui(term, t->runtime, t->period);
 		mpq_canonicalize(term);
@@ -270,8 +282,30 @@ static int exact_limit(struct model *m, mpq_t l)
 		mpq_div(l, spare, freq);
 	if (rule2_off() || mpq_cmp(rule1, l) < 0)
 		mpq_set(l, rule1);
-	mpq_clears(spare, freq, term, rule1, NULL);
+	mpq_clears(spare, freq, term, rule1, reserve, NULL);
 	return 1;
+}
+
+/*
+ * Exact L* as a rational, into l: the smallest limit of the root domains
+ * (admission runs per root domain, Documentation/scheduler/
+ * sched-deadline-idle.rst).  Returns 0 when there is no task (no limit).
+ */
+static int exact_limit(struct model *m, mpq_t l)
+{
+	int d, found = 0;
+	mpq_t ld;
+
+	mpq_init(ld);
+	for (d = 0; d < 2; d++) {
+		if (!exact_domain_limit(m, d, ld))
+			continue;
+		if (!found || mpq_cmp(ld, l) < 0)
+			mpq_set(l, ld);
+		found = 1;
+	}
+	mpq_clear(ld);
+	return found;
 }
 
 /* floor of a non-negative rational, saturated to UINT64_MAX. */

@@ -22,6 +22,7 @@ static int admit(struct model *m, uint64_t runtime, uint64_t deadline,
 	if (ret)
 		return ret;
 	m->t[m->n] = (struct task_param){ runtime, deadline, period };
+	m->dom[m->n] = m->cur_dom;
 	m->n++;
 	return 0;
 }
@@ -80,7 +81,7 @@ FIXTURE_SETUP(limit)
 		SKIP(return, "no %s (CONFIG_DL_IDLE_QOS=n?)", STATE_FILE);
 	self->m.n = 0;
 	self->m.domains = 0;
-	self->m.domain_cpus = 0;
+	self->m.cur_dom = 0;
 	self->rt_runtime = read_ll(RT_RUNTIME);
 	ASSERT_EQ(0, write_file(SYSCTL, "1"));
 	ASSERT_EQ(0, write_file(RULE2, "bandwidth"));
@@ -403,45 +404,112 @@ TEST_F(limit, cpu_offline_online)
 	check_limit(_metadata, m);
 }
 
+/* Make the partition on the last CPU and tell the model. */
+static int model_partition(struct model *m, char *why, size_t len)
+{
+	int cpus = nr_cpus();
+
+	if (cpus < 2) {
+		snprintf(why, len, "needs two CPUs");
+		return -1;
+	}
+	if (partition_make(cpus - 1, why, len))
+		return -1;
+	m->domains = 2;
+	m->part_cpu = cpus - 1;
+	return 0;
+}
+
+/* The partition is gone or a member cpuset: one root domain again. */
+static void model_one_domain(struct model *m)
+{
+	int i;
+
+	m->domains = 0;
+	for (i = 0; i < m->n; i++)
+		m->dom[i] = 0;
+}
+
+/* Admit a task in the partition: the child inherits the test's cpuset. */
+static int admit_in_partition(struct model *m, uint64_t runtime,
+			      uint64_t deadline, uint64_t period)
+{
+	int ret;
+
+	if (write_file(PARTITION "/cgroup.procs", "0"))
+		return -1;
+	m->cur_dom = 1;
+	ret = admit(m, runtime, deadline, period, DL_CHILD_BLOCK);
+	m->cur_dom = 0;
+	if (write_file(CGROUP "/cgroup.procs", "0"))
+		return -1;
+	return ret;
+}
+
 /*
  * Two root domains: a cpuset partition takes the last CPU.  Admission runs
- * per domain, so rule 2 must hold in each; the limit takes the smallest
- * domain's capacity (one CPU) against every reservation.  Two tasks stay
- * in the root cpuset, one is admitted in the partition: rule 2 binds at
- * 8 ms, where over both CPUs it would be 46 ms.
+ * per root domain, so each domain has its own limit, from its own tasks
+ * and CPUs, and the published limit is the smallest.  Two tasks stay in
+ * the root cpuset (on one CPU: rule 2 at 33.3 ms), one is admitted in
+ * the partition (rule 1 at 25 ms): L* = 25 ms, where one limit over every
+ * reservation and the smallest domain's capacity would be 8 ms.
  */
 TEST_F(limit, partition)
 {
 	struct model *m = &self->m;
-	int cpus = nr_cpus();
 	char why[128];
 	cpu_set_t set;
 
-	if (cpus < 2)
-		SKIP(return, "needs two CPUs");
-	if (partition_make(cpus - 1, why, sizeof(why)))
+	if (model_partition(m, why, sizeof(why)))
 		SKIP(return, "%s", why);
-	m->domains = 2;
-	m->domain_cpus = 1;
 	check_limit(_metadata, m);
 	ASSERT_EQ(0, admit(m, 30 * MS, 100 * MS, 100 * MS, DL_CHILD_BLOCK));
 	ASSERT_EQ(0, admit(m, 20 * MS, 100 * MS, 200 * MS, DL_CHILD_BLOCK));
 	check_limit(_metadata, m);
-	/* The child inherits the partition; the test goes back. */
-	ASSERT_EQ(0, write_file(PARTITION "/cgroup.procs", "0"));
-	ASSERT_EQ(0, admit(m, 25 * MS, 50 * MS, 100 * MS, DL_CHILD_BLOCK));
-	ASSERT_EQ(0, write_file(CGROUP "/cgroup.procs", "0"));
+	ASSERT_EQ(0, admit_in_partition(m, 25 * MS, 50 * MS, 100 * MS));
 	ASSERT_EQ(0, sched_getaffinity(m->c[m->n - 1].pid, sizeof(set), &set));
 	EXPECT_EQ(1, CPU_COUNT(&set));
-	EXPECT_TRUE(CPU_ISSET(cpus - 1, &set));
+	EXPECT_TRUE(CPU_ISSET(m->part_cpu, &set));
 	check_limit(_metadata, m);
-	/* Back to one domain: rule 2 over every CPU again. */
+	/* Back to one domain: its tasks move to the new root domain. */
 	dl_children_stop(&m->c[m->n - 1], 1);
 	check_limit(_metadata, m);
 	partition_remove();
 	ASSERT_NE(0, access(PARTITION, F_OK));
-	m->domains = 0;
-	m->domain_cpus = 0;
+	model_one_domain(m);
+	check_limit(_metadata, m);
+}
+
+/*
+ * Two busy partitions, 0.5 and 0.3 of a CPU reserved: the domains keep
+ * 40 ms (0.95 - 0.05 - 0.5 spare, 10 activations a second) and 60 ms;
+ * against every reservation on one CPU there would be no spare bandwidth
+ * at all.  A third task (0.1) in the root cpuset brings its domain to
+ * 15 ms; moved into the partition (cpuset attach), it takes its bandwidth
+ * there: 40 ms and 25 ms.  The tasks of a partition turned back into a
+ * member cpuset go to the new root domain: 30 ms over both CPUs.
+ */
+TEST_F(limit, partition_busy)
+{
+	struct model *m = &self->m;
+	char buf[32];
+	char why[128];
+
+	if (model_partition(m, why, sizeof(why)))
+		SKIP(return, "%s", why);
+	ASSERT_EQ(0, admit(m, 50 * MS, 100 * MS, 100 * MS, DL_CHILD_BLOCK));
+	ASSERT_EQ(0, admit_in_partition(m, 30 * MS, 100 * MS, 100 * MS));
+	check_limit(_metadata, m);
+	/* A third task in the root cpuset, then moved to the partition. */
+	ASSERT_EQ(0, admit(m, 10 * MS, 100 * MS, 100 * MS, DL_CHILD_BLOCK));
+	check_limit(_metadata, m);
+	snprintf(buf, sizeof(buf), "%d", m->c[m->n - 1].pid);
+	ASSERT_EQ(0, write_file(PARTITION "/cgroup.procs", buf));
+	m->dom[m->n - 1] = 1;
+	check_limit(_metadata, m);
+	/* The partition becomes a member cpuset: one root domain again. */
+	ASSERT_EQ(0, write_file(PARTITION "/cpuset.cpus.partition", "member"));
+	model_one_domain(m);
 	check_limit(_metadata, m);
 }
 
