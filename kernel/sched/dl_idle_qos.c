@@ -943,12 +943,11 @@ void dl_idle_qos_domain_free(struct root_domain *rd)
 
 	raw_spin_lock_irqsave(&dlq.lock, flags);
 	WARN_ON_ONCE(d->nr_cpus || d->server_bw);
+	dlq_unqueue(d);
 	if (!d->nr_tasks) {
-		dlq_unqueue(d);
 		raw_spin_unlock_irqrestore(&dlq.lock, flags);
 		return;
 	}
-	dlq_unqueue(d);
 	dlq_unqueue(o);
 	while ((node = rb_first_cached(&d->slack_tree))) {
 		rb_erase_cached(node, &d->slack_tree);
@@ -1152,14 +1151,6 @@ u64 dl_idle_qos_cpu_slack_ns(int cpu, u64 now)
 
 /* ---- User interfaces ---- */
 
-static void dlq_print_ns(struct seq_file *m, const char *name, u64 ns)
-{
-	if (ns == DL_IDLE_QOS_NO_LIMIT)
-		seq_printf(m, "%s: none\n", name);
-	else
-		seq_printf(m, "%s: %llu\n", name, ns);
-}
-
 /* A value in ns ("none" for no limit), then @suffix. */
 static void dlq_print_value(struct seq_file *m, u64 ns, const char *suffix)
 {
@@ -1167,6 +1158,12 @@ static void dlq_print_value(struct seq_file *m, u64 ns, const char *suffix)
 		seq_printf(m, "none%s", suffix);
 	else
 		seq_printf(m, "%llu%s", ns, suffix);
+}
+
+static void dlq_print_ns(struct seq_file *m, const char *name, u64 ns)
+{
+	seq_printf(m, "%s: ", name);
+	dlq_print_value(m, ns, "\n");
 }
 
 static void dlq_print_us(struct seq_file *m, const char *name, s32 us)
