@@ -607,20 +607,21 @@ static void dlq_recompute_live(void)
 	dlq.recompute = false;
 }
 
-static void dlq_add_task(struct dl_idle_qos_node *node,
-			 struct dl_idle_qos_domain *d)
+/*
+ * Add a task's terms to the sums of domain @d, and take them out again.
+ * The domain must be out of its tree meanwhile (dlq_unqueue()), since its
+ * limit, the tree's key, changes with them.
+ */
+static void dlq_link_task(struct dl_idle_qos_node *node,
+			  struct dl_idle_qos_domain *d)
 {
 	u128 frequency, bw;
 
-	lockdep_assert_held(&dlq.lock);
-
 	bw = dlq_terms(node->runtime, node->period, &frequency);
-	dlq_unqueue(d);
 	rb_add_cached(&node->slack_node, &d->slack_tree, dlq_slack_less);
 	d->nr_tasks++;
 	d->task_bw += bw;
 	d->frequency += frequency;
-	dlq_queue(d);
 	dlq.nr_tasks++;
 	dlq.task_bw += bw;
 	dlq.frequency += frequency;
@@ -628,28 +629,47 @@ static void dlq_add_task(struct dl_idle_qos_node *node,
 	node->domain = d;
 }
 
-static void dlq_remove_task(struct dl_idle_qos_node *node)
+static void dlq_unlink_task(struct dl_idle_qos_node *node)
 {
 	struct dl_idle_qos_domain *d = node->domain;
 	u128 frequency, bw;
 
-	lockdep_assert_held(&dlq.lock);
-
 	if (node->kind != DL_IDLE_QOS_TASK)
 		return;
 	bw = dlq_terms(node->runtime, node->period, &frequency);
-	dlq_unqueue(d);
 	rb_erase_cached(&node->slack_node, &d->slack_tree);
 	RB_CLEAR_NODE(&node->slack_node);
 	d->nr_tasks--;
 	d->task_bw -= bw;
 	d->frequency -= frequency;
-	dlq_queue(d);
 	dlq.nr_tasks--;
 	dlq.task_bw -= bw;
 	dlq.frequency -= frequency;
 	node->kind = DL_IDLE_QOS_NONE;
 	node->domain = NULL;
+}
+
+static void dlq_add_task(struct dl_idle_qos_node *node,
+			 struct dl_idle_qos_domain *d)
+{
+	lockdep_assert_held(&dlq.lock);
+
+	dlq_unqueue(d);
+	dlq_link_task(node, d);
+	dlq_queue(d);
+}
+
+static void dlq_remove_task(struct dl_idle_qos_node *node)
+{
+	struct dl_idle_qos_domain *d = node->domain;
+
+	lockdep_assert_held(&dlq.lock);
+
+	if (node->kind != DL_IDLE_QOS_TASK)
+		return;
+	dlq_unqueue(d);
+	dlq_unlink_task(node);
+	dlq_queue(d);
 }
 
 static void dlq_add_server(struct dl_idle_qos_node *node,
@@ -847,18 +867,30 @@ void dl_idle_qos_task_admit(struct sched_dl_entity *dl_se)
 {
 	struct dl_idle_qos_node *node = &dl_se->idle_qos;
 	struct task_struct *p = container_of(dl_se, struct task_struct, dl);
+	struct dl_idle_qos_domain *d;
 	unsigned long flags;
 	bool publish;
 
 	if (dl_entity_is_special(dl_se))
 		return;
 
+	d = dlq_domain(task_rq(p)->rd);
+
 	raw_spin_lock_irqsave(&dlq.lock, flags);
-	dlq_remove_task(node);
+	/*
+	 * A change of parameters in the same domain takes the domain out of
+	 * its tree and computes its limit once, not once per removal and
+	 * once per addition.
+	 */
+	if (node->domain != d)
+		dlq_remove_task(node);
+	dlq_unqueue(d);
+	dlq_unlink_task(node);
 	node->runtime = dl_se->dl_runtime;
 	node->deadline = dl_se->dl_deadline;
 	node->period = dl_se->dl_period;
-	dlq_add_task(node, dlq_domain(task_rq(p)->rd));
+	dlq_link_task(node, d);
+	dlq_queue(d);
 	publish = dlq_update_limit();
 	raw_spin_unlock_irqrestore(&dlq.lock, flags);
 
