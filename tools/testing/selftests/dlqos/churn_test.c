@@ -179,7 +179,13 @@ static void reap(pid_t pid)
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
 
 	if (fd >= 0 && poll(&pfd, 1, REAP_SECONDS * 1000) == 0) {
+		char online[16] = "";
+
 		dump_task("unreaped task", pid);
+		/* Is its CPU online, and is its replenishment timer armed? */
+		read_file(CPU_SYSFS "/online", online, sizeof(online));
+		ksft_print_msg("CPUs online: %s\n", online);
+		dump_dl_timers();
 		fail("task %d did not exit within %d s", pid, REAP_SECONDS);
 	}
 	if (fd >= 0)

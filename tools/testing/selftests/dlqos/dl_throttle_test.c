@@ -174,6 +174,18 @@ TEST(blocked)
 	throttled_round_trip(_metadata, 1);
 }
 
+/* A process-shared, robust, priority-inheritance mutex; 0 or an error. */
+static int pi_mutex_init(pthread_mutex_t *m)
+{
+	pthread_mutexattr_t attr;
+
+	return pthread_mutexattr_init(&attr) ||
+	       pthread_mutexattr_setpshared(&attr, PTHREAD_PROCESS_SHARED) ||
+	       pthread_mutexattr_setprotocol(&attr, PTHREAD_PRIO_INHERIT) ||
+	       pthread_mutexattr_setrobust(&attr, PTHREAD_MUTEX_ROBUST) ||
+	       pthread_mutex_init(m, &attr);
+}
+
 struct waiter {
 	pthread_mutex_t *m;
 	uint64_t until;	/* CLOCK_MONOTONIC */
@@ -220,20 +232,13 @@ TEST(boosted)
 {
 	struct dl_child c = { .count = shared_count(_metadata) };
 	struct waiter w = { 0 };
-	pthread_mutexattr_t attr;
 	long long deadline;
 	pthread_t thread;
 
 	c.hold = mmap(NULL, sizeof(*c.hold), PROT_READ | PROT_WRITE,
 		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, c.hold);
-	ASSERT_EQ(0, pthread_mutexattr_init(&attr));
-	ASSERT_EQ(0, pthread_mutexattr_setpshared(&attr,
-						  PTHREAD_PROCESS_SHARED));
-	ASSERT_EQ(0, pthread_mutexattr_setprotocol(&attr,
-						   PTHREAD_PRIO_INHERIT));
-	ASSERT_EQ(0, pthread_mutexattr_setrobust(&attr, PTHREAD_MUTEX_ROBUST));
-	ASSERT_EQ(0, pthread_mutex_init(c.hold, &attr));
+	ASSERT_EQ(0, pi_mutex_init(c.hold));
 
 	if (start_throttled(_metadata, &c, DL_CHILD_SPIN_BLOCK_ONCE, &deadline))
 		return;
@@ -262,6 +267,105 @@ TEST(boosted)
 	pthread_mutex_destroy(c.hold);
 	munmap(c.hold, sizeof(*c.hold));
 	munmap(c.count, sizeof(*c.count));
+}
+
+/*
+ * A throttled task stays attached to its CPU's runqueue, also when that
+ * CPU goes offline, until dl_task_timer() ends the throttle and moves it
+ * to an online CPU.  Switched to SCHED_OTHER, or boosted through a
+ * priority-inheritance mutex it holds, before that, it must move then.
+ * Without "sched/deadline: Move a throttled task off an offline runqueue
+ * before requeuing it" it is queued where it is, on a CPU that runs
+ * nothing, and does not run again until that CPU comes back.
+ */
+FIXTURE(offline) {
+	struct dl_child c;
+	char online[64];	/* the last CPU's online file */
+};
+
+FIXTURE_SETUP(offline)
+{
+	int cpu = nr_cpus() - 1;
+	long long runtime;
+
+	self->c.count = shared_count(_metadata);
+	snprintf(self->online, sizeof(self->online), CPU_SYSFS "/cpu%d/online",
+		 cpu);
+	if (cpu < 1 || access(self->online, W_OK))
+		SKIP(return, "no CPU to take offline");
+	self->c.hold = mmap(NULL, sizeof(*self->c.hold),
+			    PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+			    -1, 0);
+	ASSERT_NE(MAP_FAILED, self->c.hold);
+	ASSERT_EQ(0, pi_mutex_init(self->c.hold));
+	/* Spinning on the last CPU, holding the mutex, then throttled. */
+	self->c.start_cpu = cpu + 1;
+	ASSERT_EQ(0, dl_child_start(&self->c, RUNTIME, PERIOD, PERIOD,
+				    DL_CHILD_SPIN));
+	ASSERT_EQ(0, wait_throttled(self->c.pid, 200, &runtime));
+	ASSERT_EQ(cpu, proc_task_cpu(self->c.pid));
+	ASSERT_EQ(0, write_file(self->online, "0"));
+	ASSERT_EQ(0, proc_sched_field(self->c.pid, "dl.runtime", &runtime));
+	/* Still throttled: its timer has not moved it. */
+	ASSERT_LT(runtime, 0);
+	ASSERT_EQ(cpu, proc_task_cpu(self->c.pid));
+	TH_LOG("child throttled (dl.runtime %lld ns) on offline CPU %d",
+	       runtime, cpu);
+}
+
+FIXTURE_TEARDOWN(offline)
+{
+	/* First the CPU: a child stranded there could not exit. */
+	if (!access(self->online, W_OK) && read_ll(self->online) == 0)
+		write_file(self->online, "1");
+	dl_child_stop(&self->c);
+}
+
+/*
+ * Without the fix the child stays stranded whatever its timer does: the
+ * timer finds it out of SCHED_DEADLINE (and leaves it where it is), or
+ * cancelled by the boost.  So it must run within RUN_SECONDS.
+ */
+static void expect_runs(struct __test_metadata *_metadata, struct dl_child *c,
+			unsigned long before)
+{
+	uint64_t end = now_ns(CLOCK_MONOTONIC) + RUN_SECONDS * 1000000000ull;
+
+	while (dl_child_count(c) == before && now_ns(CLOCK_MONOTONIC) < end)
+		usleep(1000);
+	ASSERT_NE(before, dl_child_count(c)) {
+		TH_LOG("child %d did not run: state %c, cpu %d", c->pid,
+		       proc_task_state(c->pid), proc_task_cpu(c->pid));
+	}
+	TH_LOG("child ran, on CPU %d, %lld ms after it started",
+	       proc_task_cpu(c->pid),
+	       (long long)(now_ns(CLOCK_MONOTONIC) - c->started) / (long long)MS);
+}
+
+TEST_F(offline, other)
+{
+	unsigned long before = dl_child_count(&self->c);
+
+	ASSERT_EQ(0, set_other(self->c.pid));
+	expect_runs(_metadata, &self->c, before);
+}
+
+/*
+ * Boosted, the child runs without a throttle, on CPU 0 with CPU 1 offline:
+ * this thread (SCHED_OTHER) gets little of CPU 0 until the waiter gives up
+ * and the boost ends, so the count is compared across the boost.
+ */
+TEST_F(offline, boosted)
+{
+	unsigned long before = dl_child_count(&self->c);
+	struct waiter w = { .m = self->c.hold };
+	pthread_t thread;
+
+	w.until = self->c.started + PERIOD / 2;
+	ASSERT_EQ(0, pthread_create(&thread, NULL, waiter_main, &w));
+	pthread_join(thread, NULL);
+	EXPECT_EQ(ETIMEDOUT, w.err);
+	expect_runs(_metadata, &self->c, before);
 }
 
 TEST_HARNESS_MAIN

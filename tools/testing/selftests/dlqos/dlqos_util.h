@@ -320,6 +320,8 @@ struct dl_child {
 	 */
 	unsigned long *count;
 	pthread_mutex_t *hold;
+	/* Optional: the child starts on CPU start_cpu - 1 (0: anywhere). */
+	int start_cpu;
 	/* Set by dl_child_start(): CLOCK_MONOTONIC after its sched_setattr(). */
 	uint64_t started;
 };
@@ -374,6 +376,21 @@ static inline int dl_child_start(struct dl_child *c, uint64_t runtime,
 		close(ack[0]);
 		/* Do not outlive a test that was killed (timeout). */
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (c->start_cpu) {
+			cpu_set_t set;
+			int cpu;
+
+			/*
+			 * Move there, then allow every CPU again (as
+			 * SCHED_DEADLINE requires): a running task stays.
+			 */
+			CPU_ZERO(&set);
+			CPU_SET(c->start_cpu - 1, &set);
+			sched_setaffinity(0, sizeof(set), &set);
+			for (cpu = 0; cpu < nr_cpus(); cpu++)
+				CPU_SET(cpu, &set);
+			sched_setaffinity(0, sizeof(set), &set);
+		}
 		err = c->hold ? pthread_mutex_lock(c->hold) : 0;
 		/* A robust mutex whose earlier holder was killed. */
 		if (err == EOWNERDEAD)
