@@ -9,7 +9,8 @@
  * SCHED_OTHER).  Without "sched/deadline: Unthrottle a task whose timer
  * fired outside SCHED_DEADLINE", it stays throttled with no timer armed to
  * end the throttle, and never runs again.  The case "boosted" strands a
- * task the same way through a priority-inheritance boost (see there).
+ * task the same way through a priority-inheritance boost (see there), and
+ * the cases "offline" a throttled task left on a CPU that went offline.
  */
 #include <sched.h>
 #include <sys/mman.h>
