@@ -10,7 +10,8 @@
  * fired outside SCHED_DEADLINE", it stays throttled with no timer armed to
  * end the throttle, and never runs again.  The case "boosted" strands a
  * task the same way through a priority-inheritance boost (see there), and
- * the cases "offline" a throttled task left on a CPU that went offline.
+ * the cases "offline" a throttled task left on a CPU that went offline;
+ * "running" switches a throttled task back while it runs.
  */
 #include <sched.h>
 #include <sys/mman.h>
@@ -229,6 +230,63 @@ static void *waiter_main(void *arg)
  * SCHED_OTHER before the replenishment instant, as in the cases above; a
  * task that exhausts its runtime just as it blocks gets there directly.
  */
+/*
+ * The child, throttled, is switched to SCHED_OTHER, runs on as such, and
+ * is switched back to SCHED_DEADLINE while it runs, before its
+ * replenishment instant: throttled again, it must stop running then.
+ * Without "sched/deadline: Deschedule a running task enqueued throttled"
+ * it runs on as its CPU's current task, off the deadline runqueue and so
+ * unaccounted, until its timer fires, which then charges it all that time:
+ * an overrun of about a period pushes its deadline some PERIOD / RUNTIME
+ * periods away, and it does not run again for that long.
+ */
+TEST(running)
+{
+	struct dl_child c = { .count = shared_count(_metadata) };
+	unsigned long before, after;
+	long long deadline, deadline2;
+	cpu_set_t cpu0, all;
+
+	/* The child runs on the last CPU while this thread, on CPU 0, acts. */
+	if (nr_cpus() < 2)
+		SKIP(return, "one CPU");
+	c.start_cpu = nr_cpus();
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(all), &all));
+	CPU_ZERO(&cpu0);
+	CPU_SET(0, &cpu0);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(cpu0), &cpu0));
+	if (start_throttled(_metadata, &c, DL_CHILD_SPIN, &deadline))
+		return;
+	ASSERT_EQ(nr_cpus() - 1, proc_task_cpu(c.pid));
+	ASSERT_EQ(0, set_other(c.pid));
+	/* Running as SCHED_OTHER: the count moves. */
+	before = dl_child_count(&c);
+	usleep(20 * 1000);
+	ASSERT_NE(before, dl_child_count(&c));
+	ASSERT_EQ(0, set_deadline(c.pid, RUNTIME, PERIOD, PERIOD));
+	/* Give its CPU a tick to take it off, then it must stay off. */
+	usleep(20 * 1000);
+	before = dl_child_count(&c);
+	sleep_until(CLOCK_MONOTONIC, c.started + PERIOD - 50 * MS);
+	after = dl_child_count(&c);
+	ASSERT_LT(now_ns(CLOCK_MONOTONIC), c.started + PERIOD) {
+		TH_LOG("this test ran late: the window closed");
+	}
+	EXPECT_EQ(before, after) {
+		TH_LOG("child ran %lu turns while throttled", after - before);
+	}
+	/* Replenished at its next period, it runs in a new one. */
+	expect_runs_again(_metadata, &c, deadline);
+	ASSERT_EQ(0, proc_sched_field(c.pid, "dl.deadline", &deadline2));
+	EXPECT_LT(deadline2, deadline + 3 * (long long)PERIOD) {
+		TH_LOG("deadline %lld ms after the throttled one",
+		       (deadline2 - deadline) / (long long)MS);
+	}
+	dl_child_stop(&c);
+	munmap(c.count, sizeof(*c.count));
+	sched_setaffinity(0, sizeof(all), &all);
+}
+
 TEST(boosted)
 {
 	struct dl_child c = { .count = shared_count(_metadata) };
