@@ -93,15 +93,38 @@ static int start_throttled(struct __test_metadata *_metadata,
 }
 
 /*
+ * The child, stopped at count @before, must run within RUN_SECONDS; one
+ * still throttled or stranded never does.
+ */
+static void expect_runs(struct __test_metadata *_metadata, struct dl_child *c,
+			unsigned long before)
+{
+	uint64_t end = now_ns(CLOCK_MONOTONIC) + RUN_SECONDS * 1000000000ull;
+	long long runtime = 0;
+
+	while (dl_child_count(c) == before && now_ns(CLOCK_MONOTONIC) < end)
+		usleep(1000);
+	ASSERT_NE(before, dl_child_count(c)) {
+		proc_sched_field(c->pid, "dl.runtime", &runtime);
+		TH_LOG("child %d did not run for %d s: state %c, cpu %d, dl.runtime %lld",
+		       c->pid, RUN_SECONDS, proc_task_state(c->pid),
+		       proc_task_cpu(c->pid), runtime);
+		/* Out of SCHED_DEADLINE it runs again, and can exit. */
+		set_other(c->pid);
+	}
+	TH_LOG("child ran, on CPU %d, %lld ms after it started",
+	       proc_task_cpu(c->pid),
+	       (long long)(now_ns(CLOCK_MONOTONIC) - c->started) / (long long)MS);
+}
+
+/*
  * The child, throttled with deadline @deadline and now SCHED_DEADLINE
  * and runnable again (or about to be), must run in a new period.
  */
 static void expect_runs_again(struct __test_metadata *_metadata,
 			      struct dl_child *c, long long deadline)
 {
-	long long runtime = 0, deadline2;
-	unsigned long before, after;
-	uint64_t end;
+	long long deadline2;
 
 	/*
 	 * A child that was running may go on until its CPU reschedules:
@@ -110,19 +133,7 @@ static void expect_runs_again(struct __test_metadata *_metadata,
 	 * RUN_SECONDS; a child still throttled never does.
 	 */
 	usleep(50 * 1000);
-	before = dl_child_count(c);
-
-	end = now_ns(CLOCK_MONOTONIC) + RUN_SECONDS * 1000000000ull;
-	while (dl_child_count(c) == before && now_ns(CLOCK_MONOTONIC) < end)
-		usleep(10 * 1000);
-	after = dl_child_count(c);
-	ASSERT_NE(before, after) {
-		proc_sched_field(c->pid, "dl.runtime", &runtime);
-		TH_LOG("child %d did not run for %d s: state %c, dl.runtime %lld",
-		       c->pid, RUN_SECONDS, proc_task_state(c->pid), runtime);
-		/* Out of SCHED_DEADLINE it runs again, and can exit. */
-		set_other(c->pid);
-	}
+	expect_runs(_metadata, c, dl_child_count(c));
 	/*
 	 * It runs in a new period: a later deadline than the throttled one.
 	 * (Without the fix a child that was running when switched back may
@@ -176,7 +187,7 @@ TEST(blocked)
 	throttled_round_trip(_metadata, 1);
 }
 
-/* A process-shared, robust, priority-inheritance mutex; 0 or an error. */
+/* A process-shared, robust, priority-inheritance mutex; 0 on success. */
 static int pi_mutex_init(pthread_mutex_t *m)
 {
 	pthread_mutexattr_t attr;
@@ -216,20 +227,6 @@ static void *waiter_main(void *arg)
 	return NULL;
 }
 
-/*
- * The child blocks while throttled, holding a priority-inheritance mutex;
- * a deadline waiter boosts it across the replenishment instant, then gives
- * up (its lock times out), and the child is woken.  dl_task_timer() leaves
- * a boosted task alone (the boost overrides the throttle when the task is
- * enqueued), so here it fires and returns with the child still throttled,
- * and without "sched/deadline: Unthrottle a boosted task when its timer
- * fires" nothing ends that throttle.  The child, woken unboosted, must run
- * again.
- *
- * To have it blocked while throttled it makes a round trip through
- * SCHED_OTHER before the replenishment instant, as in the cases above; a
- * task that exhausts its runtime just as it blocks gets there directly.
- */
 /*
  * The child, throttled, is switched to SCHED_OTHER, runs on as such, and
  * is switched back to SCHED_DEADLINE while it runs, before its
@@ -287,6 +284,20 @@ TEST(running)
 	sched_setaffinity(0, sizeof(all), &all);
 }
 
+/*
+ * The child blocks while throttled, holding a priority-inheritance mutex;
+ * a deadline waiter boosts it across the replenishment instant, then gives
+ * up (its lock times out), and the child is woken.  dl_task_timer() leaves
+ * a boosted task alone (the boost overrides the throttle when the task is
+ * enqueued), so here it fires and returns with the child still throttled,
+ * and without "sched/deadline: Unthrottle a boosted task when its timer
+ * fires" nothing ends that throttle.  The child, woken unboosted, must run
+ * again.
+ *
+ * To have it blocked while throttled it makes a round trip through
+ * SCHED_OTHER before the replenishment instant, as in the cases above; a
+ * task that exhausts its runtime just as it blocks gets there directly.
+ */
 TEST(boosted)
 {
 	struct dl_child c = { .count = shared_count(_metadata) };
@@ -378,27 +389,6 @@ FIXTURE_TEARDOWN(offline)
 	if (!access(self->online, W_OK) && read_ll(self->online) == 0)
 		write_file(self->online, "1");
 	dl_child_stop(&self->c);
-}
-
-/*
- * Without the fix the child stays stranded whatever its timer does: the
- * timer finds it out of SCHED_DEADLINE (and leaves it where it is), or
- * cancelled by the boost.  So it must run within RUN_SECONDS.
- */
-static void expect_runs(struct __test_metadata *_metadata, struct dl_child *c,
-			unsigned long before)
-{
-	uint64_t end = now_ns(CLOCK_MONOTONIC) + RUN_SECONDS * 1000000000ull;
-
-	while (dl_child_count(c) == before && now_ns(CLOCK_MONOTONIC) < end)
-		usleep(1000);
-	ASSERT_NE(before, dl_child_count(c)) {
-		TH_LOG("child %d did not run: state %c, cpu %d", c->pid,
-		       proc_task_state(c->pid), proc_task_cpu(c->pid));
-	}
-	TH_LOG("child ran, on CPU %d, %lld ms after it started",
-	       proc_task_cpu(c->pid),
-	       (long long)(now_ns(CLOCK_MONOTONIC) - c->started) / (long long)MS);
 }
 
 TEST_F(offline, other)
