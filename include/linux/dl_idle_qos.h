@@ -49,7 +49,10 @@ struct dl_idle_qos_node {
  * @capacity:	cap * M_d, rounded down
  * @rule1_ns:	rule 1 of the domain, stray tasks included
  * @rule2_ns:	rule 2 of the domain, stray tasks included
- * @limit_ns:	the domain's limit: the key of @node in the live tree
+ * @limit_ns:	the domain's limit: the key of @node in the live tree; read
+ *		locklessly by dl_idle_qos_cpu_limit_ns()
+ * @target_us:	@limit_ns in microseconds, the value the per-CPU requests of
+ *		the domain's CPUs publish
  * @node:	in the live tree (with online CPUs) or the stray tree (with
  *		tasks but no online CPU), or in neither
  * @queue:	DL_IDLE_QOS_DOMAIN_LIVE, _STRAY or 0: where @node is
@@ -69,6 +72,7 @@ struct dl_idle_qos_domain {
 	u64			rule1_ns;
 	u64			rule2_ns;
 	u64			limit_ns;
+	s32			target_us;
 	struct rb_node		node;
 	unsigned int		queue;
 };
@@ -101,7 +105,12 @@ void dl_idle_qos_enqueue(struct sched_dl_entity *dl_se, int cpu, u64 now);
 
 /* Readers, for cpuidle governors. */
 u64 dl_idle_qos_limit_ns(void);
+u64 dl_idle_qos_cpu_limit_ns(int cpu);
 u64 dl_idle_qos_cpu_slack_ns(int cpu, u64 now);
+
+/* The dlqos governor starts or stops driving a CPU's idle states. */
+void dl_idle_qos_governor_attach(void);
+void dl_idle_qos_governor_detach(void);
 
 #else /* !CONFIG_DL_IDLE_QOS */
 
@@ -124,10 +133,18 @@ static inline u64 dl_idle_qos_limit_ns(void)
 	return DL_IDLE_QOS_NO_LIMIT;
 }
 
+static inline u64 dl_idle_qos_cpu_limit_ns(int cpu)
+{
+	return DL_IDLE_QOS_NO_LIMIT;
+}
+
 static inline u64 dl_idle_qos_cpu_slack_ns(int cpu, u64 now)
 {
 	return DL_IDLE_QOS_NO_LIMIT;
 }
+
+static inline void dl_idle_qos_governor_attach(void) { }
+static inline void dl_idle_qos_governor_detach(void) { }
 
 #endif /* CONFIG_DL_IDLE_QOS */
 

@@ -11,8 +11,8 @@
  * so a deep state can make an admitted task miss its deadline.  dl_idle_qos
  * computes, from the admitted deadline tasks alone, the largest exit latency
  * L* that cannot break their guarantees, keeps it current as tasks come and
- * go, and publishes it as a cpu_latency_qos request, so that every cpuidle
- * governor avoids the states that do not fit.
+ * go, and publishes it as PM QoS requests, so that every cpuidle governor
+ * avoids the states that do not fit.
  *
  * The limit
  * ---------
@@ -50,8 +50,11 @@
  *
  * and L* = min(L_d) over the root domains with online CPUs: a domain
  * without tight tasks does not lower the limit of another's, nor does a
- * busy domain eat the spare bandwidth of an idle one.  L* is what is
- * published (one cpu_latency_qos request for the whole machine).
+ * busy domain eat the spare bandwidth of an idle one.  Each CPU's limit is
+ * L_d of the root domain it is online in (L* while it is in none); it is
+ * published as the CPU's resume latency request (DEV_PM_QOS_RESUME_LATENCY
+ * on its CPU device), and L* as the global cpu_latency_qos request (see
+ * "Publication and locking").
  *
  * The kernel moves a task's bandwidth between root domains in three
  * places, and dl_idle_qos follows it there: after a root-domain rebuild
@@ -166,15 +169,30 @@
  * with the work still queued when it did not get to run, and the value
  * would not be published until that CPU came back online.  Bursts of
  * changes coalesce into one update.  Governors
- * that want the value without this delay read dl_idle_qos_limit_ns(), which
- * is updated under the lock before the hook returns.
+ * that want the value without this delay read dl_idle_qos_limit_ns(), or
+ * dl_idle_qos_cpu_limit_ns() for one CPU, which are updated under the lock
+ * before the hook returns.
+ *
+ * What is published: each CPU's limit as the resume latency request of its
+ * CPU device (with CONFIG_PM), and L* as the global cpu_latency_qos
+ * request.  Every cpuidle governor bounds a CPU's exit latency by the
+ * smaller of the two (cpuidle_governor_latency_req()), so the global
+ * request, kept for readers of the global value alone, holds every CPU to
+ * the tightest root domain.  The dlqos governor reads each CPU's limit
+ * itself; while it drives any CPU, the global request is withdrawn and
+ * each CPU keeps the states its own root domain allows.  When it stops,
+ * the global request comes back; until the work item has run, the other
+ * governors still have each CPU's own request.  A CPU whose request gets
+ * tighter is woken up if idle, so that it selects its state again (a
+ * change of the global request wakes every idle CPU).
  *
  * Interfaces: /proc/sys/kernel/sched_dl_idle_qos turns the publication off
- * (the request is removed) and on; /sys/kernel/debug/dl_idle_qos/state shows
+ * (the requests are removed) and on; /sys/kernel/debug/dl_idle_qos/state shows
  * the limit and its components; the dl_idle_qos:dl_idle_qos_limit tracepoint
  * fires whenever the limit or one of its components changes.
  */
 
+#include <linux/cpu.h>
 #include <linux/debugfs.h>
 #include <linux/dl_idle_qos.h>
 #include <linux/irq_work.h>
@@ -234,6 +252,8 @@ static const char * const dlq_rule2_names[] = {
  *		task; read locklessly by governors
  * @target_us:	@limit_ns in microseconds, the value to publish
  * @nr_traced:	@nr_tasks when the tracepoint last fired
+ * @cpus_changed: a domain's target or a CPU's domain changed: the per-CPU
+ *		requests are to be published again
  * @rule2_mode:	enum dlq_rule2_mode: whether rule 2 bounds the limits
  */
 struct dl_idle_qos {
@@ -261,6 +281,7 @@ struct dl_idle_qos {
 	u64			limit_ns;
 	s32			target_us;
 	unsigned int		nr_traced;
+	bool			cpus_changed;
 	int			rule2_mode;
 };
 
@@ -294,12 +315,19 @@ struct dl_idle_qos_cpu {
 
 static DEFINE_PER_CPU(struct dl_idle_qos_cpu, dlq_cpu);
 
-/* Publication: the request, its state, and the switch. */
+/*
+ * Publication: the global request and the per-CPU ones, what they hold, and
+ * the switch; the requests and what they hold under dlq_publish_lock.
+ */
 static struct pm_qos_request dlq_request;
+static DEFINE_PER_CPU(struct dev_pm_qos_request, dlq_cpu_request);
+static DEFINE_PER_CPU(s32, dlq_cpu_published) = PM_QOS_DEFAULT_VALUE;
 static DEFINE_MUTEX(dlq_publish_lock);
 static s32 dlq_published = PM_QOS_DEFAULT_VALUE;
 static int dlq_enabled = 1;
 static bool dlq_ready;
+/* CPUs whose idle states the dlqos governor drives. */
+static atomic_t dlq_governed = ATOMIC_INIT(0);
 
 /* ---- Fixed-point arithmetic (pure, tested by KUnit) ---- */
 
@@ -534,11 +562,18 @@ static void dlq_domain_capacity(struct dl_idle_qos_domain *d)
 /* A live domain's limit, with the stray tasks in it. */
 static void dlq_domain_compute(struct dl_idle_qos_domain *d)
 {
+	s32 target;
+
 	d->rule1_ns = min(dlq_domain_slack(d), dlq_stray_slack());
 	d->rule2_ns = dl_idle_qos_rule2(d->capacity, dlq_domain_reserved(d),
 					d->frequency + dlq.stray_frequency);
-	d->limit_ns = dlq.rule2_mode == DLQ_RULE2_OFF ? d->rule1_ns :
-		      min(d->rule1_ns, d->rule2_ns);
+	WRITE_ONCE(d->limit_ns, dlq.rule2_mode == DLQ_RULE2_OFF ? d->rule1_ns :
+				min(d->rule1_ns, d->rule2_ns));
+	target = dl_idle_qos_target_us(d->limit_ns);
+	if (target != d->target_us) {
+		d->target_us = target;
+		dlq.cpus_changed = true;
+	}
 }
 
 /*
@@ -750,12 +785,15 @@ static bool dlq_update_limit(void)
 	u64 rule1, rule2, limit;
 	u128 reserved = 0, capacity = 0;
 	s32 target;
-	bool publish;
+	bool publish, cpus;
 
 	lockdep_assert_held(&dlq.lock);
 
 	if (dlq.recompute)
 		dlq_recompute_live();
+	/* A per-CPU request changes: publish, whatever the global limit does. */
+	cpus = dlq.cpus_changed;
+	dlq.cpus_changed = false;
 	first = rb_first_cached(&dlq.live);
 	if (first) {
 		d = dlq_domain_of(first);
@@ -775,9 +813,9 @@ static bool dlq_update_limit(void)
 
 	if (rule1 == dlq.rule1_ns && rule2 == dlq.rule2_ns &&
 	    limit == dlq.limit_ns && dlq.nr_tasks == dlq.nr_traced)
-		return false;
+		return cpus;
 
-	publish = target != dlq.target_us;
+	publish = target != dlq.target_us || cpus;
 	dlq.rule1_ns = rule1;
 	dlq.rule2_ns = rule2;
 	dlq.nr_traced = dlq.nr_tasks;
@@ -793,14 +831,64 @@ static bool dlq_update_limit(void)
 
 /* ---- Publication ---- */
 
+/*
+ * The resume latency request of @cpu's device: @target, or none.  A CPU
+ * whose constraint became tighter is woken up if idle, so that it selects
+ * its state again, as the global request does for every CPU.
+ */
+static void dlq_publish_cpu(int cpu, s32 target)
+{
+	struct dev_pm_qos_request *req = per_cpu_ptr(&dlq_cpu_request, cpu);
+	s32 *published = per_cpu_ptr(&dlq_cpu_published, cpu);
+	struct device *dev;
+	int ret;
+
+	lockdep_assert_held(&dlq_publish_lock);
+
+	if (!IS_ENABLED(CONFIG_PM) || target == *published)
+		return;
+	if (target == PM_QOS_DEFAULT_VALUE) {
+		if (dev_pm_qos_request_active(req))
+			dev_pm_qos_remove_request(req);
+		*published = target;
+		return;
+	}
+	if (dev_pm_qos_request_active(req)) {
+		ret = dev_pm_qos_update_request(req, target);
+	} else {
+		dev = get_cpu_device(cpu);
+		if (!dev)
+			return;
+		ret = dev_pm_qos_add_request(dev, req,
+					     DEV_PM_QOS_RESUME_LATENCY, target);
+	}
+	if (ret < 0)
+		return;
+	if (*published == PM_QOS_DEFAULT_VALUE || target < *published)
+		wake_up_if_idle(cpu);
+	*published = target;
+}
+
 static void dlq_publish(void)
 {
+	bool enabled = READ_ONCE(dlq_enabled);
 	s32 target;
+	int cpu;
 
 	guard(mutex)(&dlq_publish_lock);
 
+	/* Each CPU: the limit of its root domain (see "Publication"). */
+	for_each_possible_cpu(cpu)
+		dlq_publish_cpu(cpu, enabled ?
+			dl_idle_qos_target_us(dl_idle_qos_cpu_limit_ns(cpu)) :
+			PM_QOS_DEFAULT_VALUE);
+
+	/*
+	 * The whole machine: the smallest limit, unless the dlqos governor,
+	 * which reads each CPU's own limit, drives the idle states.
+	 */
 	target = READ_ONCE(dlq.target_us);
-	if (!READ_ONCE(dlq_enabled)) {
+	if (!enabled || atomic_read(&dlq_governed)) {
 		if (cpu_latency_qos_request_active(&dlq_request))
 			cpu_latency_qos_remove_request(&dlq_request);
 		dlq_published = PM_QOS_DEFAULT_VALUE;
@@ -1048,7 +1136,8 @@ void dl_idle_qos_cpu_online(int cpu)
 		dlq_take_bw_params();
 	c->online = true;
 	c->capacity = arch_scale_cpu_capacity(cpu);
-	c->domain = d;
+	WRITE_ONCE(c->domain, d);
+	dlq.cpus_changed = true;
 	dlq.cpu_capacity += c->capacity;
 	dlq.nr_cpus++;
 	dlq_unqueue(d);
@@ -1091,7 +1180,8 @@ void dl_idle_qos_cpu_offline(int cpu)
 	d->nr_cpus--;
 	dlq_domain_capacity(d);
 	dlq_queue(d);
-	c->domain = NULL;
+	WRITE_ONCE(c->domain, NULL);
+	dlq.cpus_changed = true;
 	publish = dlq_update_limit();
 	raw_spin_unlock_irqrestore(&dlq.lock, flags);
 
@@ -1156,6 +1246,64 @@ void dl_idle_qos_enqueue(struct sched_dl_entity *dl_se, int cpu, u64 now)
 u64 dl_idle_qos_limit_ns(void)
 {
 	return READ_ONCE(dlq.limit_ns);
+}
+
+/**
+ * dl_idle_qos_cpu_limit_ns - the limit of a CPU's root domain
+ * @cpu:	the CPU
+ *
+ * Lockless, like dl_idle_qos_limit_ns().  A root domain is freed an RCU
+ * grace period after its last CPU left it, and the CPU's pointer to it is
+ * cleared before that.
+ *
+ * Return: the largest exit latency (ns) the deadline tasks that may run on
+ * @cpu tolerate: the limit of the root domain @cpu is online in, with the
+ * stray tasks; the smallest limit, dl_idle_qos_limit_ns(), if @cpu is not
+ * online in any.
+ */
+u64 dl_idle_qos_cpu_limit_ns(int cpu)
+{
+	struct dl_idle_qos_domain *d;
+
+	guard(rcu)();
+	d = READ_ONCE(per_cpu(dlq_cpu, cpu).domain);
+	return d ? READ_ONCE(d->limit_ns) : READ_ONCE(dlq.limit_ns);
+}
+
+/* The global request is published, or withdrawn, when that changes. */
+static void dlq_governed_changed(void)
+{
+	if (READ_ONCE(dlq_ready))
+		queue_work(system_highpri_wq, &dlq_publish_work);
+}
+
+/**
+ * dl_idle_qos_governor_attach - the dlqos governor drives a CPU
+ *
+ * Called by the dlqos cpuidle governor when it is enabled for a CPU's
+ * cpuidle device, in process context.  While it drives any CPU, the global
+ * cpu_latency_qos request is withdrawn: the governor bounds each CPU by the
+ * limit of its own root domain (dl_idle_qos_cpu_limit_ns()), which the
+ * smallest limit, published for every CPU, would override.
+ */
+void dl_idle_qos_governor_attach(void)
+{
+	if (atomic_inc_return(&dlq_governed) == 1)
+		dlq_governed_changed();
+}
+
+/**
+ * dl_idle_qos_governor_detach - the dlqos governor stops driving a CPU
+ *
+ * Called by the dlqos cpuidle governor when it is disabled for a CPU's
+ * cpuidle device, in process context.  When it drives no CPU any more, the
+ * global request is published again.  Until then, other governors read
+ * each CPU's own limit from its resume latency request.
+ */
+void dl_idle_qos_governor_detach(void)
+{
+	if (atomic_dec_and_test(&dlq_governed))
+		dlq_governed_changed();
 }
 
 /**
@@ -1301,16 +1449,21 @@ static int dlq_state_show(struct seq_file *m, void *v)
 	raw_spin_lock_irqsave(&dlq.lock, flags);
 	dlq_print_domains(m);
 	raw_spin_unlock_irqrestore(&dlq.lock, flags);
+	seq_printf(m, "dlqos_cpus: %d\n", atomic_read(&dlq_governed));
 	for_each_possible_cpu(cpu) {
 		struct dl_idle_qos_cpu *c = per_cpu_ptr(&dlq_cpu, cpu);
 		u64 slack = dl_idle_qos_cpu_slack_ns(cpu, local_clock());
 
-		seq_printf(m, "cpu%d: online %d capacity %lu live_slack_ns ",
+		scoped_guard(mutex, &dlq_publish_lock)
+			published = per_cpu(dlq_cpu_published, cpu);
+		seq_printf(m, "cpu%d: online %d capacity %lu limit_ns ",
 			   cpu, READ_ONCE(c->online), READ_ONCE(c->capacity));
-		if (slack == DL_IDLE_QOS_NO_LIMIT)
-			seq_puts(m, "none\n");
+		dlq_print_value(m, dl_idle_qos_cpu_limit_ns(cpu), " published_us ");
+		if (published == PM_QOS_DEFAULT_VALUE)
+			seq_puts(m, "none live_slack_ns ");
 		else
-			seq_printf(m, "%llu\n", slack);
+			seq_printf(m, "%d live_slack_ns ", published);
+		dlq_print_value(m, slack, "\n");
 	}
 	return 0;
 }

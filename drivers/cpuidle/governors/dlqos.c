@@ -18,17 +18,24 @@
  * Latency bound
  * -------------
  *
- * B = min(cpuidle_governor_latency_req(cpu), dl_idle_qos_limit_ns(),
+ * B = min(cpuidle_governor_latency_req(cpu), dl_idle_qos_cpu_limit_ns(cpu),
  *         dl_idle_qos_cpu_slack_ns(cpu, now))
  *
  * where the first term is the global cpu_latency_qos constraint and the
  * CPU's resume latency constraint, the second the largest exit latency the
- * admitted deadline tasks tolerate (their smallest slack D - C and their
- * spare bandwidth), and the third the time left before the latest start
- * time of a deadline job enqueued on this CPU whose deadline has not
- * passed.  No state whose exit latency exceeds B is ever selected.  If no
- * enabled state fits (B = 0 with the polling state disabled, for example),
- * state 0 is used, as menu and teo do.
+ * deadline tasks of the CPU's root domain tolerate (their smallest slack
+ * D - C and their spare bandwidth), and the third the time left before the
+ * latest start time of a deadline job enqueued on this CPU whose deadline
+ * has not passed.  No state whose exit latency exceeds B is ever selected.
+ * If no enabled state fits (B = 0 with the polling state disabled, for
+ * example), state 0 is used, as menu and teo do.
+ *
+ * dl_idle_qos publishes each root domain's limit as its CPUs' resume
+ * latency requests, and the smallest one as a global cpu_latency_qos
+ * request, which would hold every CPU to the tightest root domain.  While
+ * this governor drives any CPU, dl_idle_qos withdraws that global request
+ * (dl_idle_qos_governor_attach()), so that a root domain without tight
+ * deadline tasks keeps its deep states.
  *
  * Idle duration
  * -------------
@@ -174,7 +181,7 @@ static void dlqos_update(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 static s64 dlqos_latency_bound(struct cpuidle_device *dev)
 {
 	s64 bound = cpuidle_governor_latency_req(dev->cpu);
-	u64 dl = min(dl_idle_qos_limit_ns(),
+	u64 dl = min(dl_idle_qos_cpu_limit_ns(dev->cpu),
 		     dl_idle_qos_cpu_slack_ns(dev->cpu, local_clock()));
 
 	return dl < bound ? (s64)dl : bound;
@@ -284,7 +291,14 @@ static int dlqos_enable_device(struct cpuidle_driver *drv,
 			       struct cpuidle_device *dev)
 {
 	memset(per_cpu_ptr(&dlqos_cpus, dev->cpu), 0, sizeof(struct dlqos_cpu));
+	dl_idle_qos_governor_attach();
 	return 0;
+}
+
+static void dlqos_disable_device(struct cpuidle_driver *drv,
+				 struct cpuidle_device *dev)
+{
+	dl_idle_qos_governor_detach();
 }
 
 static struct cpuidle_governor dlqos_governor = {
@@ -292,6 +306,7 @@ static struct cpuidle_governor dlqos_governor = {
 	/* Below menu (20) and teo (19): used when chosen. */
 	.rating =	15,
 	.enable =	dlqos_enable_device,
+	.disable =	dlqos_disable_device,
 	.select =	dlqos_select,
 	.reflect =	dlqos_reflect,
 };

@@ -42,6 +42,10 @@ struct state {
 	uint64_t rule1_ns, rule2_ns, limit_ns;
 	long long limit_us, published_us;	/* -1: none */
 	long cpus, domains;
+	long dlqos_cpus;
+	/* per CPU: the limit of its root domain and its resume latency request */
+	uint64_t cpu_limit_ns[MAX_CPUS];
+	long long cpu_published_us[MAX_CPUS];
 };
 
 static uint64_t parse_u64(const char *v)
@@ -57,7 +61,8 @@ static long long parse_us(const char *v)
 static int read_state(struct state *s)
 {
 	FILE *f = fopen(STATE_FILE, "r");
-	char line[256], *v;
+	char line[256], limit[32], published[32], *v;
+	int cpu;
 
 	if (!f)
 		return -errno;
@@ -69,6 +74,14 @@ static int read_state(struct state *s)
 		*v++ = '\0';
 		while (*v == ' ')
 			v++;
+		if (sscanf(line, "cpu%d", &cpu) == 1 && cpu >= 0 &&
+		    cpu < MAX_CPUS &&
+		    sscanf(v, "online %*d capacity %*u limit_ns %31s published_us %31s",
+			   limit, published) == 2) {
+			s->cpu_limit_ns[cpu] = parse_u64(limit);
+			s->cpu_published_us[cpu] = parse_us(published);
+			continue;
+		}
 		if (!strcmp(line, "publication"))
 			s->publication = !strncmp(v, "on", 2);
 		else if (!strcmp(line, "tasks"))
@@ -87,6 +100,8 @@ static int read_state(struct state *s)
 			s->cpus = atol(v);
 		else if (!strcmp(line, "domains"))
 			s->domains = atol(v);
+		else if (!strcmp(line, "dlqos_cpus"))
+			s->dlqos_cpus = atol(v);
 	}
 	fclose(f);
 	return 0;
@@ -355,11 +370,65 @@ static int wait_tasks(long n, struct state *s, int seconds)
 	return -1;
 }
 
+/*
+ * Whether the dlqos governor drives the idle states (a cpuidle driver is
+ * registered and dlqos is the current governor): dl_idle_qos then
+ * withdraws its global request, and each CPU has only its own.
+ */
+static int dlqos_driving(void)
+{
+	char buf[32];
+
+	if (read_file(CPUIDLE_SYSFS "/current_driver", buf, sizeof(buf)) ||
+	    !strcmp(buf, "none"))
+		return 0;
+	return !get_governor(buf, sizeof(buf)) && !strcmp(buf, "dlqos");
+}
+
+/*
+ * Each online CPU: the limit of its own root domain, floor(L_d) or 1 ns
+ * below, and its resume latency request, that limit in microseconds.
+ */
+static void check_cpu_limits(struct __test_metadata *_metadata,
+			     struct model *m, struct state *s)
+{
+	uint64_t floor_ns;
+	int cpu, d;
+	mpq_t l;
+
+	mpq_init(l);
+	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
+		if (!cpu_online(cpu))
+			continue;
+		d = in_domain(m, cpu, 1);
+		if (!exact_domain_limit(m, d, l)) {
+			EXPECT_EQ(NONE, s->cpu_limit_ns[cpu])
+				TH_LOG("cpu%d, root domain %d: no task", cpu, d);
+			EXPECT_EQ(-1, s->cpu_published_us[cpu])
+				TH_LOG("cpu%d: published", cpu);
+			continue;
+		}
+		floor_ns = mpq_floor_u64(l);
+		if (m->domains > 1)
+			TH_LOG("cpu%d, domain %d: L_d %.3f us, kernel %llu ns, request %lld us",
+			       cpu, d, mpq_get_d(l) / 1000,
+			       (unsigned long long)s->cpu_limit_ns[cpu],
+			       s->cpu_published_us[cpu]);
+		EXPECT_LE(s->cpu_limit_ns[cpu], floor_ns);
+		EXPECT_GE(s->cpu_limit_ns[cpu] + 1, floor_ns);
+		EXPECT_EQ(s->publication ?
+			  (long long)(s->cpu_limit_ns[cpu] / 1000) : -1,
+			  s->cpu_published_us[cpu]);
+	}
+	mpq_clear(l);
+}
+
 /* The whole check: the kernel's state against the model. */
 static void check_limit(struct __test_metadata *_metadata, struct model *m)
 {
 	struct state s;
 	uint64_t floor_ns;
+	int global;
 	mpq_t l;
 
 	ASSERT_EQ(0, wait_tasks(live_tasks(m), &s, 10)) {
@@ -368,14 +437,17 @@ static void check_limit(struct __test_metadata *_metadata, struct model *m)
 	}
 	EXPECT_EQ(nr_cpus(), s.cpus);
 	EXPECT_EQ(m->domains > 1 ? m->domains : 1, s.domains);
+	check_cpu_limits(_metadata, m, &s);
+	/* The global request: published unless dlqos drives the CPUs. */
+	global = s.publication && !dlqos_driving();
+	EXPECT_EQ(dlqos_driving(), s.dlqos_cpus > 0);
 	mpq_init(l);
 	if (!exact_limit(m, l)) {
 		EXPECT_EQ(NONE, s.limit_ns);
 		EXPECT_EQ(NONE, s.rule1_ns);
 		EXPECT_EQ(NONE, s.rule2_ns);
 		EXPECT_EQ(-1, s.limit_us);
-		if (s.publication)
-			EXPECT_EQ(-1, s.published_us);
+		EXPECT_EQ(-1, s.published_us);
 		mpq_clear(l);
 		return;
 	}
@@ -390,7 +462,7 @@ static void check_limit(struct __test_metadata *_metadata, struct model *m)
 			      s.rule1_ns : s.rule2_ns);
 	EXPECT_EQ((long long)(s.limit_ns / 1000), s.limit_us);
 	EXPECT_TRUE(us_brackets(s.limit_us, l));
-	if (s.publication) {
+	if (global) {
 		EXPECT_EQ(s.limit_us, s.published_us);
 		EXPECT_EQ(s.limit_us, read_cpu_dma_latency());
 	} else {

@@ -17,7 +17,9 @@
 #include <time.h>
 #include <unistd.h>
 #include <signal.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <sys/types.h>
@@ -576,6 +578,57 @@ static inline int proc_sched_field(pid_t pid, const char *field,
 	if (f)
 		fclose(f);
 	return ret;
+}
+
+/* A cpuset partition of its own (a root domain) for one CPU. */
+#define CGROUP		"/sys/fs/cgroup"
+#define PARTITION	CGROUP "/dlqos_partition"
+
+static inline void partition_remove(void)
+{
+	if (access(PARTITION, F_OK))
+		return;
+	write_file(PARTITION "/cpuset.cpus.partition", "member");
+	rmdir(PARTITION);
+}
+
+/* 0, or why the partition could not be made, in @why. */
+static inline int partition_make(int cpu, char *why, size_t len)
+{
+	char buf[64];
+
+	if (mount("cgroup2", CGROUP, "cgroup2", 0, NULL) && errno != EBUSY) {
+		snprintf(why, len, "cannot mount cgroup2: %s", strerror(errno));
+		return -1;
+	}
+	if (write_file(CGROUP "/cgroup.subtree_control", "+cpuset")) {
+		snprintf(why, len, "no cpuset controller");
+		return -1;
+	}
+	if (mkdir(PARTITION, 0755) && errno != EEXIST) {
+		snprintf(why, len, "mkdir %s: %s", PARTITION, strerror(errno));
+		return -1;
+	}
+	snprintf(buf, sizeof(buf), "%d", cpu);
+	if (write_file(PARTITION "/cpuset.cpus", buf) ||
+	    write_file(PARTITION "/cpuset.cpus.partition", "root") ||
+	    read_file(PARTITION "/cpuset.cpus.partition", buf, sizeof(buf)) ||
+	    strcmp(buf, "root")) {
+		snprintf(why, len, "CPU %d: partition \"%s\"", cpu, buf);
+		partition_remove();
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Move the calling process into the partition (@in) or back to the root
+ * cpuset: the children it starts meanwhile inherit it.
+ */
+static inline int partition_enter(int in)
+{
+	return write_file(in ? PARTITION "/cgroup.procs" :
+			       CGROUP "/cgroup.procs", "0");
 }
 
 #endif /* DLQOS_UTIL_H */

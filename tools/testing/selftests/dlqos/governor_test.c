@@ -59,6 +59,7 @@ FIXTURE_SETUP(gov)
 FIXTURE_TEARDOWN(gov)
 {
 	dl_children_stop(self->t.c, self->t.nr);
+	partition_remove();
 	set_governor(self->saved);
 	write_file(SYSCTL, "1");
 	if (self->driver[0])
@@ -212,6 +213,103 @@ static void published_request(struct __test_metadata *_metadata,
 	TH_LOG("%s, publication off: C1E +%lld, C6 +%lld", governor, d[C1E],
 	       d[C6]);
 	EXPECT_GT(d[C6], 0);
+}
+
+/*
+ * Pin the calling process to @cpu, entering the cpuset partition if @cpu
+ * is not in the current cpuset.
+ */
+static int pin_to(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (!sched_setaffinity(0, sizeof(set), &set))
+		return 0;
+	if (partition_enter(1))
+		return -1;
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+/*
+ * Per-CPU usage of @state over @ms, into d[cpu].  A process on each CPU
+ * sleeps 10 ms at a time meanwhile: every CPU, the partition's included,
+ * goes idle and wakes up at least 100 times a second, with a sleep length
+ * above every state's target residency.
+ */
+static void idle_deltas_per_cpu(long long *d, int state, int ms)
+{
+	long long before[MAX_CPUS];
+	pid_t pid[MAX_CPUS];
+	int cpu, n = nr_cpus();
+
+	for (cpu = 0; cpu < n; cpu++) {
+		pid[cpu] = fork();
+		if (!pid[cpu]) {
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			if (pin_to(cpu))
+				_exit(1);
+			for (;;)
+				usleep(10000);
+		}
+	}
+	usleep(100 * 1000);
+	for (cpu = 0; cpu < n; cpu++)
+		before[cpu] = state_ll(cpu, state, "usage");
+	usleep(ms * 1000);
+	for (cpu = 0; cpu < n; cpu++)
+		d[cpu] = state_ll(cpu, state, "usage") - before[cpu];
+	for (cpu = 0; cpu < n; cpu++) {
+		if (pid[cpu] > 0) {
+			kill(pid[cpu], SIGKILL);
+			waitpid(pid[cpu], NULL, 0);
+		}
+	}
+}
+
+/*
+ * Two root domains, a cpuset partition on the last CPU and the other
+ * CPUs; a deadline task with 200 us slack in one of them.  dlqos keeps
+ * that domain's CPUs out of C6 (290 us) and lets the other domain's use
+ * it: each CPU has its own domain's limit.  menu, which takes the global
+ * request (the smallest limit) for every CPU, keeps all of them out.
+ */
+TEST_F(gov, dlqos_per_root_domain)
+{
+	long long d[MAX_CPUS];
+	int cpu, part, in;
+	char why[128];
+
+	if (nr_cpus() < 2)
+		SKIP(return, "needs two CPUs");
+	part = nr_cpus() - 1;
+	if (partition_make(part, why, sizeof(why)))
+		SKIP(return, "%s", why);
+	for (in = 0; in < 2; in++) {
+		const char *where = in ? "partition" : "root cpuset";
+
+		ASSERT_EQ(0, set_governor("dlqos"));
+		ASSERT_EQ(0, partition_enter(in));
+		admit_blocked(_metadata, &self->t, 100 * US, 300 * US, 1);
+		ASSERT_EQ(0, partition_enter(0));
+		idle_deltas_per_cpu(d, C6, 2000);
+		for (cpu = 0; cpu <= part; cpu++) {
+			TH_LOG("dlqos, task in the %s: cpu%d C6 +%lld", where,
+			       cpu, d[cpu]);
+			/* C6 only where no task of 200 us slack is. */
+			EXPECT_EQ(cpu == part ? !in : in, d[cpu] > 0);
+		}
+		ASSERT_EQ(0, set_governor("menu"));
+		idle_deltas_per_cpu(d, C6, 2000);
+		for (cpu = 0; cpu <= part; cpu++) {
+			TH_LOG("menu, task in the %s: cpu%d C6 +%lld", where,
+			       cpu, d[cpu]);
+			EXPECT_EQ(0, d[cpu]);
+		}
+		dl_child_stop(&self->t.c[--self->t.nr]);
+		ASSERT_EQ(0, wait_no_dl_tasks(60));
+	}
 }
 
 TEST_F(gov, menu_honours_published_limit)

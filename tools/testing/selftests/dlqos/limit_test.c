@@ -4,8 +4,6 @@
  * exact model of dlqos_limit.h in targeted cases.
  */
 #include <sched.h>
-#include <sys/mount.h>
-#include <sys/stat.h>
 
 #include "../kselftest_harness.h"
 #include "dlqos_util.h"
@@ -24,47 +22,6 @@ static int admit(struct model *m, uint64_t runtime, uint64_t deadline,
 	m->t[m->n] = (struct task_param){ runtime, deadline, period };
 	m->dom[m->n] = m->cur_dom;
 	m->n++;
-	return 0;
-}
-
-/* A cpuset partition of its own (a root domain) for one CPU. */
-#define CGROUP		"/sys/fs/cgroup"
-#define PARTITION	CGROUP "/dlqos_partition"
-
-static void partition_remove(void)
-{
-	if (access(PARTITION, F_OK))
-		return;
-	write_file(PARTITION "/cpuset.cpus.partition", "member");
-	rmdir(PARTITION);
-}
-
-/* 0, or why the partition could not be made, in @why. */
-static int partition_make(int cpu, char *why, size_t len)
-{
-	char buf[64];
-
-	if (mount("cgroup2", CGROUP, "cgroup2", 0, NULL) && errno != EBUSY) {
-		snprintf(why, len, "cannot mount cgroup2: %s", strerror(errno));
-		return -1;
-	}
-	if (write_file(CGROUP "/cgroup.subtree_control", "+cpuset")) {
-		snprintf(why, len, "no cpuset controller");
-		return -1;
-	}
-	if (mkdir(PARTITION, 0755) && errno != EEXIST) {
-		snprintf(why, len, "mkdir %s: %s", PARTITION, strerror(errno));
-		return -1;
-	}
-	snprintf(buf, sizeof(buf), "%d", cpu);
-	if (write_file(PARTITION "/cpuset.cpus", buf) ||
-	    write_file(PARTITION "/cpuset.cpus.partition", "root") ||
-	    read_file(PARTITION "/cpuset.cpus.partition", buf, sizeof(buf)) ||
-	    strcmp(buf, "root")) {
-		snprintf(why, len, "CPU %d: partition \"%s\"", cpu, buf);
-		partition_remove();
-		return -1;
-	}
 	return 0;
 }
 
@@ -436,12 +393,12 @@ static int admit_in_partition(struct model *m, uint64_t runtime,
 {
 	int ret;
 
-	if (write_file(PARTITION "/cgroup.procs", "0"))
+	if (partition_enter(1))
 		return -1;
 	m->cur_dom = 1;
 	ret = admit(m, runtime, deadline, period, DL_CHILD_BLOCK);
 	m->cur_dom = 0;
-	if (write_file(CGROUP "/cgroup.procs", "0"))
+	if (partition_enter(0))
 		return -1;
 	return ret;
 }
@@ -449,10 +406,12 @@ static int admit_in_partition(struct model *m, uint64_t runtime,
 /*
  * Two root domains: a cpuset partition takes the last CPU.  Admission runs
  * per root domain, so each domain has its own limit, from its own tasks
- * and CPUs, and the published limit is the smallest.  Two tasks stay in
- * the root cpuset (on one CPU: rule 2 at 33.3 ms), one is admitted in
- * the partition (rule 1 at 25 ms): L* = 25 ms, where one limit over every
- * reservation and the smallest domain's capacity would be 8 ms.
+ * and CPUs: each CPU's request carries its domain's, the global request
+ * the smallest.  Two tasks stay in the root cpuset (on one CPU: rule 2 at
+ * 33.3 ms), one is admitted in the partition (rule 1 at 25 ms): L* =
+ * 25 ms, where one limit over every reservation and the smallest domain's
+ * capacity would be 8 ms.  Before that, the partition's CPU has no limit
+ * while the other has 33.3 ms.
  */
 TEST_F(limit, partition)
 {
@@ -481,7 +440,8 @@ TEST_F(limit, partition)
 }
 
 /*
- * Two busy partitions, 0.5 and 0.3 of a CPU reserved: the domains keep
+ * Two busy partitions, 0.5 and 0.3 of a CPU reserved: the domains, and
+ * their CPUs' requests, keep
  * 40 ms (0.95 - 0.05 - 0.5 spare, 10 activations a second) and 60 ms;
  * against every reservation on one CPU there would be no spare bandwidth
  * at all.  A third task (0.1) in the root cpuset brings its domain to
