@@ -10,7 +10,8 @@
 #   make initramfs  selftests, test module, busybox, rt-tests
 #   make bench      benchmarks: energy and deadline misses per workload,
 #                   idle table and policy (table and plot), enqueue hook
-#                   and admission cost (=y vs =n); results in build/bench/
+#                   and admission cost (=y vs =n), two cpuset partitions
+#                   (limits per CPU); results in build/bench/
 #   make series     the patch series with cover letter in build/series,
 #                   checked with checkpatch --strict and kernel-doc
 #   make series-check  build the kernel after each patch of the series,
@@ -159,7 +160,7 @@ QEMU		:= $(QEMU_SYSTEM) -nographic -no-reboot -nic none \
 		   $(if $(filter 1,$(ICOUNT)),-icount shift=$(ICOUNT_SHIFT)$(,)sleep=off)
 
 .PHONY: all deps kernel initramfs boot run test bench bench-energy \
-	bench-hook bench-select clean
+	bench-hook bench-select bench-partition clean
 .DELETE_ON_ERROR:
 
 all: kernel initramfs
@@ -439,7 +440,23 @@ bench-select: deps all $(KOBJ_PROF)/.config
 	{ printf "| governor | function | calls | ns per call (guest time, profiler included) |\n|---|---|---|---|\n"; cat; } \
 		| tee $(BUILD)/bench/select.md
 
-bench: bench-energy bench-hook bench-select
+# Two root domains: a cpuset partition on CPU 1 with the light workload,
+# CPU 0 with the tight one, two CPUs under -icount; per CPU its limit, idle
+# residency, idle power and misses under menu (publication off and on)
+# and dlqos (rig/bench-partition.py).
+bench-partition: deps all
+	mkdir -p $(BUILD)/bench
+	timeout $(TIMEOUT) qemu-system-x86_64 -nographic -no-reboot -nic none \
+		-cpu max -smp 2 -m $(MEM) -kernel $(IMAGE) -initrd $(INITRAMFS) \
+		-icount shift=$(ICOUNT_SHIFT),sleep=off \
+		-append "console=ttyS0 panic=-1 loglevel=5 rig.mode=partition rig.icount=1 rig.idle_table=spr rig.bench_seconds=$(BENCH_SECONDS)" \
+		< /dev/null > $(BUILD)/bench/partition.log 2>&1
+	@grep -q '^DLQOS-RIG-DONE' $(BUILD)/bench/partition.log || \
+		{ echo "bench: the partition guest did not finish: $(BUILD)/bench/partition.log"; exit 1; }
+	python3 $(RIG)/bench-partition.py $(BUILD)/bench/partition.log \
+		$(BUILD)/bench/partition.md
+
+bench: bench-energy bench-hook bench-select bench-partition
 
 # The patch series for upstream review: git format-patch output with a
 # cover letter in build/series, checked (checkpatch --strict, kernel-doc);

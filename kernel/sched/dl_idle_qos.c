@@ -864,8 +864,13 @@ static void dlq_publish_cpu(int cpu, s32 target)
 	}
 	if (ret < 0)
 		return;
-	if (*published == PM_QOS_DEFAULT_VALUE || target < *published)
-		wake_up_if_idle(cpu);
+	if (*published == PM_QOS_DEFAULT_VALUE || target < *published) {
+		/* As wake_up_all_idle_cpus(): an offline CPU is not woken. */
+		preempt_disable();
+		if (cpu_online(cpu))
+			wake_up_if_idle(cpu);
+		preempt_enable();
+	}
 	*published = target;
 }
 

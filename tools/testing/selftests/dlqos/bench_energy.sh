@@ -23,6 +23,18 @@
 #   SELECT governor function hits avg_us
 # local_touch_nmi, an empty function called once per idle loop, shows what
 # the profiler itself adds to each call.
+#
+# bench_energy.sh partition (rig.mode=partition, two CPUs): two root
+# domains, CPU 0 (the root cpuset) running tasks of 100 us slack and a
+# cpuset partition on CPU 1 running the light workload's periods, under
+# menu with the publication off and on, and dlqos.  Under -icount a CPU
+# that runs or polls slows the other down in guest time (up to twice), so
+# WORK is 0.4 RUNTIME here, not 0.8: a job still completes within its
+# runtime and deadline when both CPUs run.  Per policy:
+#   PCELL policy
+#   LIMIT cpu limit_ns             that CPU's limit while the tasks run
+#   RES cpu state usage time_us    as above
+#   JOBS cpu jobs misses           jobs of the CPU's tasks, and misses
 # Workloads are periodic deadline task sets for one CPU (the benchmark
 # boots one: under -icount all CPUs share one instruction clock, so a busy
 # or polling CPU would slow the others down in guest time), given as
@@ -133,16 +145,70 @@ select_cost()
 	done
 }
 
-if [ "$1" = select ]; then
+print_states()
+{
+	for d in /sys/devices/system/cpu/cpu0/cpuidle/state*; do
+		echo "STATE ${d##*state} $(cat $d/name) $(cat $d/latency)" \
+			"$(cat $d/residency) $(cat $d/power)"
+	done
+}
+
+# Jobs and deadline misses (finish > release + deadline) of a dl_bench run.
+misses()
+{
+	awk -v cpu="$1" '$1 == "T" { d[$2] = $4 }
+		$1 == "J" { n++; if ($6 > $4 + d[$2]) m++ }
+		END { print "JOBS", cpu, n + 0, m + 0 }' "$2"
+}
+
+partition_bench()
+{
+	cg=/sys/fs/cgroup
+
+	insmod "$here/test_cpuidle.ko" table="$table" || exit 1
+	print_states
+	mount -t cgroup2 cgroup2 $cg || exit 1
+	echo +cpuset > $cg/cgroup.subtree_control
+	mkdir -p $cg/part
+	echo 1 > $cg/part/cpuset.cpus
+	echo root > $cg/part/cpuset.cpus.partition
+	[ "$(cat $cg/part/cpuset.cpus.partition)" = root ] || exit 1
+	for p in ${DLQOS_BENCH_POLICIES:-menu menu-pub dlqos}; do
+		policy "$p"
+		settle
+		echo "PCELL $p"
+		counters > /tmp/before
+		"$here/dl_bench" "$secs" 250:350:10000:100 \
+			250:350:20000:100:5000 > /tmp/out0 &
+		pid0=$!
+		(echo 0 > $cg/part/cgroup.procs &&
+			exec "$here/dl_bench" "$secs" 500:5000:5000:200 \
+				1000:10000:10000:400:2000) > /tmp/out1 &
+		pid1=$!
+		sleep 0.3
+		sed -n 's/^cpu\([0-9]*\): .* limit_ns \([^ ]*\) .*/LIMIT \1 \2/p' $state
+		wait $pid0 || echo "ERROR dl_bench failed"
+		wait $pid1 || echo "ERROR dl_bench failed"
+		counters > /tmp/after
+		paste -d' ' /tmp/before /tmp/after |
+			awk '{ print "RES", $1, $2, $7 - $3, $8 - $4 }'
+		misses 0 /tmp/out0
+		misses 1 /tmp/out1
+	done
+	exec 3>&-
+}
+
+case $1 in
+select)
 	select_cost
-	exit 0
-fi
+	exit 0 ;;
+partition)
+	partition_bench
+	exit 0 ;;
+esac
 
 insmod "$here/test_cpuidle.ko" table="$table" log=262144 || exit 1
-for d in /sys/devices/system/cpu/cpu0/cpuidle/state*; do
-	echo "STATE ${d##*state} $(cat $d/name) $(cat $d/latency)" \
-		"$(cat $d/residency) $(cat $d/power)"
-done
+print_states
 
 for w in ${DLQOS_BENCH_WORKLOADS:-light medium heavy tight mixed cyclicdeadline}; do
 	for p in ${DLQOS_BENCH_POLICIES:-$policies}; do

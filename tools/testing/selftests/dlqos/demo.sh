@@ -5,7 +5,8 @@
 # driver (unless the kernel has a driver, as cpuidle-psci on arm64),
 # prints the idle states, the governor and the cpu_latency_qos value, then
 # admits and removes SCHED_DEADLINE tasks and shows the limit dl_idle_qos
-# derives from them, and which idle states the CPUs used.
+# derives from them, the requests it publishes (global, and per CPU), and
+# which idle states the CPUs used.
 here=$(dirname "$0")
 table=${DLQOS_IDLE_TABLE:-spr}
 state=/sys/kernel/debug/dl_idle_qos/state
@@ -38,12 +39,19 @@ limit()
 		echo "   (no $state: kernel without CONFIG_DL_IDLE_QOS)"
 		return
 	fi
-	awk -F': ' '{ v[$1] = $2 } END {
+	awk -F': ' '{ v[$1] = $2 }
+		$1 ~ /^cpu[0-9]+$/ {
+			n = split($2, f, " ")
+			for (i = 1; i < n; i += 2)
+				if (f[i] == "published_us")
+					req = req sprintf(" %s %s", $1, f[i + 1])
+		} END {
 		printf "   tasks %s: rule1 %s ns, rule2 %s ns", \
 			v["tasks"], v["rule1_ns"], v["rule2_ns"]
-		printf " -> limit %s us, published %s us", \
-			v["limit_us"], v["published_us"] }' $state
-	echo ", cpu_dma_latency $(qos) us"
+		printf " -> limit %s us; published: global %s us,", \
+			v["limit_us"], v["published_us"]
+		printf " per CPU%s us", req }' $state
+	echo "; cpu_dma_latency $(qos) us"
 }
 
 usage()
@@ -83,6 +91,17 @@ admit 1000 10000 20000 30
 admit 2000 2500 10000 30
 admit 300 500 1000 30
 idle_usage 2
+
+if [ "$(cat $cpuidle/current_governor)" = dlqos ]; then
+	echo "== governor menu: the global request is published again"
+	echo menu > $cpuidle/current_governor
+	sleep 0.1
+	limit
+	echo dlqos > $cpuidle/current_governor
+	sleep 0.1
+	echo "== governor dlqos: it reads each CPU's limit; the global request is withdrawn"
+	limit
+fi
 
 echo "== publication off (/proc/sys/kernel/sched_dl_idle_qos = 0)"
 echo 0 > /proc/sys/kernel/sched_dl_idle_qos
