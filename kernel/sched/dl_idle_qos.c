@@ -882,7 +882,7 @@ static void dlq_publish(void)
 
 	guard(mutex)(&dlq_publish_lock);
 
-	/* Each CPU: the limit of its root domain (see "Publication"). */
+	/* Each CPU: the limit of its root domain (see the DOC block). */
 	for_each_possible_cpu(cpu)
 		dlq_publish_cpu(cpu, enabled ?
 			dl_idle_qos_target_us(dl_idle_qos_cpu_limit_ns(cpu)) :
