@@ -158,11 +158,11 @@
  *
  * The hooks run under the rq lock, some under dl_b->lock too.  They take
  * dl_idle_qos's own raw spinlock innermost (pi_lock -> rq lock -> dl_b->lock
- * -> dl_idle_qos lock) and take nothing under it.  The cpu_latency_qos API
- * must not be called there: it takes a spinlock_t (sleeping on PREEMPT_RT)
- * and wakes up idle CPUs, taking their rq locks.  So, as schedutil does, a
- * hook that changes the value to publish only raises an irq_work; the
- * irq_work queues a work item, and the work publishes the latest value in
+ * -> dl_idle_qos lock) and take nothing under it.  The PM QoS API must not
+ * be called there: it takes a spinlock_t (sleeping on PREEMPT_RT) or a
+ * mutex, and wakes up idle CPUs, taking their rq locks.  So, as schedutil
+ * does, a hook that changes a value to publish only raises an irq_work; the
+ * irq_work queues a work item, and the work publishes the latest values in
  * process context.  The irq_work runs in hard interrupt context also on
  * PREEMPT_RT (queue_work() takes only raw spinlocks): there, an ordinary
  * irq_work waits for the per-CPU irq_work thread, which CPU hotplug parks
