@@ -428,7 +428,7 @@ static void check_limit(struct __test_metadata *_metadata, struct model *m)
 {
 	struct state s;
 	uint64_t floor_ns;
-	int global;
+	int driving, global;
 	mpq_t l;
 
 	ASSERT_EQ(0, wait_tasks(live_tasks(m), &s, 10)) {
@@ -439,8 +439,9 @@ static void check_limit(struct __test_metadata *_metadata, struct model *m)
 	EXPECT_EQ(m->domains > 1 ? m->domains : 1, s.domains);
 	check_cpu_limits(_metadata, m, &s);
 	/* The global request: published unless dlqos drives the CPUs. */
-	global = s.publication && !dlqos_driving();
-	EXPECT_EQ(dlqos_driving(), s.dlqos_cpus > 0);
+	driving = dlqos_driving();
+	global = s.publication && !driving;
+	EXPECT_EQ(driving, s.dlqos_cpus > 0);
 	mpq_init(l);
 	if (!exact_limit(m, l)) {
 		EXPECT_EQ(NONE, s.limit_ns);
