@@ -187,6 +187,80 @@ TEST(blocked)
 	throttled_round_trip(_metadata, 1);
 }
 
+/*
+ * A throttled child whose period is shortened: its replenishment instant,
+ * deadline - D + P, follows its new parameters.  The child (1 ms every
+ * 1000 ms, deadline 5 ms) spins and is throttled until c.started + 1000 ms;
+ * @wait after it started, its parameters become 1 ms every @period with
+ * deadline @deadline, which puts its next period at 5 ms - @deadline +
+ * @period after the child's own sched_setattr() (between @forked and
+ * c.started).  It must run again then (at once if that has passed), not
+ * before, and not only when the timer armed for the old period fires.
+ * Without "sched/deadline: Move the
+ * replenishment of a throttled task to its new period", the timer keeps
+ * the old instant: a task admitted at 1 ms every 100 ms gets no runtime
+ * for a second, and when the timer fires its deadline is so far behind
+ * that the kernel reports "DL replenish lagged too much".
+ */
+static void shorten_period(struct __test_metadata *_metadata,
+			   uint64_t deadline, uint64_t period, uint64_t wait)
+{
+	struct dl_child c = { .count = shared_count(_metadata) };
+	uint64_t forked, next, changed, ran, end;
+	long long runtime, d0, d1;
+	unsigned long before;
+
+	forked = now_ns(CLOCK_MONOTONIC);
+	ASSERT_EQ(0, dl_child_start(&c, RUNTIME, 5 * MS, PERIOD, DL_CHILD_SPIN));
+	ASSERT_EQ(0, wait_throttled(c.pid, 200, &runtime)) {
+		dl_child_stop(&c);
+	}
+	ASSERT_EQ(0, proc_sched_field(c.pid, "dl.deadline", &d0));
+	sleep_until(CLOCK_MONOTONIC, c.started + wait);
+	ASSERT_EQ(0, set_deadline(c.pid, RUNTIME, deadline, period));
+	changed = now_ns(CLOCK_MONOTONIC);
+	before = dl_child_count(&c);
+	/* The latest the new period can start; the earliest is forked + ... */
+	next = c.started + 5 * MS - deadline + period;
+	end = c.started + PERIOD / 2;
+	while (dl_child_count(&c) == before && now_ns(CLOCK_MONOTONIC) < end)
+		usleep(200);
+	ran = now_ns(CLOCK_MONOTONIC);
+	ASSERT_EQ(0, proc_sched_field(c.pid, "dl.deadline", &d1));
+	TH_LOG("throttled with dl.deadline %lld; sched_setattr() %lld us before the start; changed %lld us, new period %lld us, ran %lld us after the start; dl.deadline then %lld",
+	       d0, (long long)(c.started - forked) / 1000,
+	       (long long)(changed - c.started) / 1000,
+	       (long long)(next - c.started) / 1000,
+	       (long long)(ran - c.started) / 1000, d1);
+	/* Not before its new replenishment instant (if still to come)... */
+	if (next - (c.started - forked) > changed)
+		EXPECT_LE(next - (c.started - forked), ran);
+	/* ...and at it (or at once, if it passed), within 20 ms. */
+	EXPECT_GE((next > changed ? next : changed) + 20 * MS, ran);
+	/* In a new period: a later deadline than the throttled one... */
+	EXPECT_GT(d1, d0);
+	/* ...one new period later, if replenished at its new instant. */
+	if (next - (c.started - forked) > changed)
+		EXPECT_EQ((long long)period, d1 - d0);
+	dl_child_stop(&c);
+	munmap(c.count, sizeof(*c.count));
+}
+
+/* The new replenishment instant is 95 ms ahead: the timer is moved. */
+TEST(period_shortened)
+{
+	shorten_period(_metadata, 10 * MS, 100 * MS, 0);
+}
+
+/*
+ * The new replenishment instant, 5 ms after the start, has passed when the
+ * parameters change, 10 ms after it: a new period at once.
+ */
+TEST(period_shortened_passed)
+{
+	shorten_period(_metadata, 10 * MS, 10 * MS, 10 * MS);
+}
+
 /* A process-shared, robust, priority-inheritance mutex; 0 on success. */
 static int pi_mutex_init(pthread_mutex_t *m)
 {
