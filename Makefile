@@ -76,7 +76,8 @@ BENCH_TABLES	?= spr juno
 BENCH_SECONDS	?= 2
 
 BUILD		:= build
-KTAR		:= /usr/src/linux-source-6.12.tar.xz
+KVER		:= 6.12
+KTAR		:= /usr/src/linux-source-$(KVER).tar.xz
 KSRC		:= $(abspath $(BUILD)/linux)
 
 # Per architecture: kernel image, fragments, toolchain, QEMU, console.  The
@@ -319,14 +320,32 @@ run: deps all dtb
 	@timeout $(TIMEOUT) $(QEMU) -append "$(QEMU_APPEND)" \
 		< /dev/null | tee $(RUN_LOG)
 
+# The verdict: rig/check-log.py against the manifest rig/expected, which
+# lists every test that must run and, per variant (the tags below), every
+# test allowed to skip and why.
+MANIFEST	:= $(RIG)/expected
+VARIANT		:= $(ARCH) kver-$(KVER) $(if $(call on,DEBUG),debug) \
+		   $(if $(call on,RT),rt) $(if $(filter 0,$(ICOUNT)),icount0) \
+		   $(if $(filter 1,$(SMP)),smp1) table-$(IDLE_TABLE) \
+		   gov-$(or $(GOVERNOR),none)
+CHECK_LOG	= python3 $(RIG)/check-log.py --manifest $(MANIFEST) \
+		   --variant "$(strip $(VARIANT))" --tests "$(strip $(TESTS))"
+
+# TESTS names kselftest programs of the manifest; anything else is an
+# error before anything is built.
+check-tests: deps
+	@python3 $(RIG)/check-log.py --manifest $(MANIFEST) \
+		--check-tests "$(strip $(TESTS))"
+.PHONY: check-tests
+
 test: MODE := test
-test: deps all dtb
+test: check-tests all dtb
 	@echo "test: booting $(SMP) $(ARCH) CPUs$(if $(filter 1,$(ICOUNT)), with -icount), console log in $(TEST_LOG)"
 	@$(RIG)/qemu-run.sh $(TIMEOUT) $(KOBJ)/System.map \
 		$(QEMU) -append "$(QEMU_APPEND)" \
 		< /dev/null > $(TEST_LOG) 2>&1; \
 	echo "qemu exit status $$?" >> $(TEST_LOG)
-	@$(RIG)/check-log.sh $(TEST_LOG)
+	@$(CHECK_LOG) $(TEST_LOG)
 
 # Enqueue hook and admission cost: the same deadline wakeup loop
 # (dl_pingpong) and sched_setattr() loops (dl_admit), one CPU, -icount so
