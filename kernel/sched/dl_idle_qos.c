@@ -1458,9 +1458,15 @@ static int dlq_state_show(struct seq_file *m, void *v)
 	for_each_possible_cpu(cpu) {
 		struct dl_idle_qos_cpu *c = per_cpu_ptr(&dlq_cpu, cpu);
 		u64 slack = dl_idle_qos_cpu_slack_ns(cpu, local_clock());
+		struct device *dev = get_cpu_device(cpu);
+		s32 effective = PM_QOS_RESUME_LATENCY_NO_CONSTRAINT;
 
 		scoped_guard(mutex, &dlq_publish_lock)
 			published = per_cpu(dlq_cpu_published, cpu);
+		/* What the PM QoS core makes of all the CPU's requests. */
+		if (dev)
+			effective = dev_pm_qos_read_value(dev,
+						DEV_PM_QOS_RESUME_LATENCY);
 		seq_printf(m, "cpu%d: online %d capacity %lu limit_ns ",
 			   cpu, READ_ONCE(c->online), READ_ONCE(c->capacity));
 		dlq_print_value(m, dl_idle_qos_cpu_limit_ns(cpu), " published_us ");
@@ -1468,7 +1474,11 @@ static int dlq_state_show(struct seq_file *m, void *v)
 			seq_puts(m, "none live_slack_ns ");
 		else
 			seq_printf(m, "%d live_slack_ns ", published);
-		dlq_print_value(m, slack, "\n");
+		dlq_print_value(m, slack, " effective_us ");
+		if (effective == PM_QOS_RESUME_LATENCY_NO_CONSTRAINT)
+			seq_puts(m, "none\n");
+		else
+			seq_printf(m, "%d\n", effective);
 	}
 	return 0;
 }

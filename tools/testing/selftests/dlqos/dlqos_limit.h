@@ -34,6 +34,7 @@
 #define RT_PERIOD	"/proc/sys/kernel/sched_rt_period_us"
 #define TRACE		"/sys/kernel/tracing"
 #define PM_QOS_DEFAULT	2000000000
+#define MAX_DOMAINS	8
 
 /* The kernel's view, from debugfs. */
 struct state {
@@ -43,9 +44,23 @@ struct state {
 	long long limit_us, published_us;	/* -1: none */
 	long cpus, domains;
 	long dlqos_cpus;
-	/* per CPU: the limit of its root domain and its resume latency request */
+	/*
+	 * per CPU: the limit of its root domain, its resume latency request,
+	 * and the constraint the PM QoS core resolves from all the CPU's
+	 * requests (dev_pm_qos_read_value())
+	 */
 	uint64_t cpu_limit_ns[MAX_CPUS];
 	long long cpu_published_us[MAX_CPUS];
+	long long cpu_effective_us[MAX_CPUS];
+	/* the "domain CPUS:" lines: CPUs (bit mask), tasks, rules, limit */
+	int nr_domain_lines;
+	struct {
+		unsigned long long cpus;
+		long tasks;
+		uint64_t rule1_ns, rule2_ns, limit_ns;
+	} domain[MAX_DOMAINS];
+	/* the "stray" lines: tasks of domains without CPUs, orphans */
+	int nr_stray_lines;
 };
 
 static uint64_t parse_u64(const char *v)
@@ -58,10 +73,32 @@ static long long parse_us(const char *v)
 	return strncmp(v, "none", 4) ? strtoll(v, NULL, 10) : -1;
 }
 
+/* A cpulist ("0-1", "1", "0,2-3") as a bit mask; 0 if it cannot be read. */
+static unsigned long long parse_cpulist(const char *v)
+{
+	unsigned long long mask = 0;
+	int a, b, n;
+
+	while (sscanf(v, "%d%n", &a, &n) == 1) {
+		v += n;
+		b = a;
+		if (*v == '-' && sscanf(v + 1, "%d%n", &b, &n) == 1)
+			v += 1 + n;
+		for (; a <= b && a < 64; a++)
+			mask |= 1ull << a;
+		if (*v != ',')
+			break;
+		v++;
+	}
+	return mask;
+}
+
 static int read_state(struct state *s)
 {
 	FILE *f = fopen(STATE_FILE, "r");
-	char line[256], limit[32], published[32], *v;
+	char line[512], limit[32], published[32], effective[32], *v;
+	char r1[32], r2[32], lim[32], cpus[64];
+	long tasks;
 	int cpu;
 
 	if (!f)
@@ -76,10 +113,27 @@ static int read_state(struct state *s)
 			v++;
 		if (sscanf(line, "cpu%d", &cpu) == 1 && cpu >= 0 &&
 		    cpu < MAX_CPUS &&
-		    sscanf(v, "online %*d capacity %*u limit_ns %31s published_us %31s",
-			   limit, published) == 2) {
+		    sscanf(v, "online %*d capacity %*u limit_ns %31s published_us %31s live_slack_ns %*s effective_us %31s",
+			   limit, published, effective) == 3) {
 			s->cpu_limit_ns[cpu] = parse_u64(limit);
 			s->cpu_published_us[cpu] = parse_us(published);
+			s->cpu_effective_us[cpu] = parse_us(effective);
+			continue;
+		}
+		if (sscanf(line, "domain %63s", cpus) == 1 &&
+		    s->nr_domain_lines < MAX_DOMAINS &&
+		    sscanf(v, "tasks %ld capacity_ppb %*u reserved_ppb %*u rule1_ns %31s rule2_ns %31s limit_ns %31s",
+			   &tasks, r1, r2, lim) == 4) {
+			s->domain[s->nr_domain_lines].cpus = parse_cpulist(cpus);
+			s->domain[s->nr_domain_lines].tasks = tasks;
+			s->domain[s->nr_domain_lines].rule1_ns = parse_u64(r1);
+			s->domain[s->nr_domain_lines].rule2_ns = parse_u64(r2);
+			s->domain[s->nr_domain_lines].limit_ns = parse_u64(lim);
+			s->nr_domain_lines++;
+			continue;
+		}
+		if (!strncmp(line, "stray ", 6)) {
+			s->nr_stray_lines++;
 			continue;
 		}
 		if (!strcmp(line, "publication"))
@@ -238,14 +292,14 @@ static int in_domain(struct model *m, int cpu, int d)
 }
 
 /*
- * Exact limit of root domain @d as a rational, into l: min(rule 1,
- * rule 2) over the domain's tasks, CPUs, fair servers and idle
- * reservation, or rule 1 alone when rule 2 is off.  Returns 0 when the
- * domain has no task (no limit).
+ * Exact rules of root domain @d as rationals: rule 1 (the smallest slack
+ * D - C) into @rule1, rule 2 ((cap * M - U) / sum(1/P), 0 without spare
+ * bandwidth) into @rule2, over the domain's tasks, CPUs, fair servers and
+ * idle reservation.  Returns 0 when the domain has no task (no limit).
  */
-static int exact_domain_limit(struct model *m, int d, mpq_t l)
+static int exact_domain_rules(struct model *m, int d, mpq_t rule1, mpq_t rule2)
 {
-	mpq_t spare, freq, term, rule1, reserve;
+	mpq_t spare, freq, term, reserve;
 	long long rt_runtime = read_ll(RT_RUNTIME);
 	long long rt_period = read_ll(RT_PERIOD);
 	long long r, p;
@@ -256,7 +310,7 @@ static int exact_domain_limit(struct model *m, int d, mpq_t l)
 	if (!tasks)
 		return 0;
 
-	mpq_inits(spare, freq, term, rule1, reserve, NULL);
+	mpq_inits(spare, freq, term, reserve, NULL);
 	idle_reserve(reserve);
 	/* - fair servers and idle reservation of the online CPUs */
 	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
@@ -292,13 +346,29 @@ static int exact_domain_limit(struct model *m, int d, mpq_t l)
 			mpq_set(rule1, term);
 	}
 	if (mpq_sgn(spare) <= 0)
-		mpq_set_ui(l, 0, 1);
+		mpq_set_ui(rule2, 0, 1);
 	else
-		mpq_div(l, spare, freq);
-	if (rule2_off() || mpq_cmp(rule1, l) < 0)
-		mpq_set(l, rule1);
-	mpq_clears(spare, freq, term, rule1, reserve, NULL);
+		mpq_div(rule2, spare, freq);
+	mpq_clears(spare, freq, term, reserve, NULL);
 	return 1;
+}
+
+/*
+ * Exact limit of root domain @d as a rational, into l: min(rule 1,
+ * rule 2), or rule 1 alone when rule 2 is off.  Returns 0 when the domain
+ * has no task (no limit).
+ */
+static int exact_domain_limit(struct model *m, int d, mpq_t l)
+{
+	mpq_t rule1;
+	int found;
+
+	mpq_init(rule1);
+	found = exact_domain_rules(m, d, rule1, l);
+	if (found && (rule2_off() || mpq_cmp(rule1, l) < 0))
+		mpq_set(l, rule1);
+	mpq_clear(rule1);
+	return found;
 }
 
 /*
@@ -386,13 +456,44 @@ static int dlqos_driving(void)
 }
 
 /*
+ * User space's own resume latency request of a CPU, through sysfs
+ * (power/pm_qos_resume_latency_us: "0" no constraint, "n/a" 0 us), in us;
+ * -1 for no constraint.
+ */
+static long long user_resume_latency(int cpu)
+{
+	char path[96], buf[32];
+
+	snprintf(path, sizeof(path),
+		 CPU_SYSFS "/cpu%d/power/pm_qos_resume_latency_us", cpu);
+	if (read_file(path, buf, sizeof(buf)))
+		return -1;
+	if (!strcmp(buf, "n/a"))
+		return 0;
+	return atoll(buf) ? atoll(buf) : -1;
+}
+
+/* The smaller of two constraints in us, -1 standing for none. */
+static long long min_us(long long a, long long b)
+{
+	if (a < 0)
+		return b;
+	if (b < 0)
+		return a;
+	return a < b ? a : b;
+}
+
+/*
  * Each online CPU: the limit of its own root domain, floor(L_d) or 1 ns
- * below, and its resume latency request, that limit in microseconds.
+ * below; its resume latency request, that limit in microseconds; and the
+ * constraint the PM QoS core resolves on the CPU device, the smaller of
+ * that request and user space's own.
  */
 static void check_cpu_limits(struct __test_metadata *_metadata,
 			     struct model *m, struct state *s)
 {
 	uint64_t floor_ns;
+	long long want;
 	int cpu, d;
 	mpq_t l;
 
@@ -406,6 +507,9 @@ static void check_cpu_limits(struct __test_metadata *_metadata,
 				TH_LOG("cpu%d, root domain %d: no task", cpu, d);
 			EXPECT_EQ(-1, s->cpu_published_us[cpu])
 				TH_LOG("cpu%d: published", cpu);
+			EXPECT_EQ(user_resume_latency(cpu),
+				  s->cpu_effective_us[cpu])
+				TH_LOG("cpu%d: effective constraint", cpu);
 			continue;
 		}
 		floor_ns = mpq_floor_u64(l);
@@ -416,11 +520,78 @@ static void check_cpu_limits(struct __test_metadata *_metadata,
 			       s->cpu_published_us[cpu]);
 		EXPECT_LE(s->cpu_limit_ns[cpu], floor_ns);
 		EXPECT_GE(s->cpu_limit_ns[cpu] + 1, floor_ns);
-		EXPECT_EQ(s->publication ?
-			  (long long)(s->cpu_limit_ns[cpu] / 1000) : -1,
-			  s->cpu_published_us[cpu]);
+		want = s->publication ? (long long)(floor_ns / 1000) : -1;
+		/* floor_ns / 1000 or, 1 ns below a whole us, 1 us less. */
+		if (s->publication && s->cpu_limit_ns[cpu] < floor_ns &&
+		    floor_ns % 1000 == 0)
+			want--;
+		EXPECT_EQ(want, s->cpu_published_us[cpu]);
+		EXPECT_EQ(min_us(want, user_resume_latency(cpu)),
+			  s->cpu_effective_us[cpu])
+			TH_LOG("cpu%d: effective constraint", cpu);
 	}
 	mpq_clear(l);
+}
+
+/* floor(q) - @ns, as a signed difference (q >= 0). */
+static long long floor_minus(mpq_t q, uint64_t ns)
+{
+	return (long long)(mpq_floor_u64(q) - ns);
+}
+
+/*
+ * Each root domain the kernel shows: its tasks, rule 1 exactly (a
+ * difference of integers), rule 2 as floor() or 1 ns below, and its limit
+ * from the two; no stray domain once the tasks settled.  The global
+ * rule1_ns and rule2_ns are those of a domain with the smallest limit.
+ */
+static void check_domains(struct __test_metadata *_metadata, struct model *m,
+			  struct state *s)
+{
+	unsigned long long part = m->domains > 1 ? 1ull << m->part_cpu : 0;
+	int i, d, tasks, found = 0;
+	mpq_t r1, r2;
+
+	mpq_inits(r1, r2, NULL);
+	EXPECT_EQ(m->domains > 1 ? m->domains : 1, s->nr_domain_lines);
+	EXPECT_EQ(0, s->nr_stray_lines);
+	for (i = 0; i < s->nr_domain_lines; i++) {
+		d = part && (s->domain[i].cpus & part);
+		if (d)
+			EXPECT_EQ(part, s->domain[i].cpus);
+		for (tasks = 0, found = 0; found < m->n; found++)
+			tasks += m->c[found].pid > 0 && m->dom[found] == d;
+		EXPECT_EQ(tasks, s->domain[i].tasks)
+			TH_LOG("root domain %d (CPUs %#llx)", d, s->domain[i].cpus);
+		if (!exact_domain_rules(m, d, r1, r2)) {
+			EXPECT_EQ(NONE, s->domain[i].rule1_ns);
+			EXPECT_EQ(NONE, s->domain[i].rule2_ns);
+			EXPECT_EQ(NONE, s->domain[i].limit_ns);
+			continue;
+		}
+		EXPECT_EQ(0, floor_minus(r1, s->domain[i].rule1_ns))
+			TH_LOG("root domain %d: rule 1 %.3f us, kernel %llu ns", d,
+			       mpq_get_d(r1) / 1000,
+			       (unsigned long long)s->domain[i].rule1_ns);
+		EXPECT_LE(0, floor_minus(r2, s->domain[i].rule2_ns));
+		EXPECT_GE(1, floor_minus(r2, s->domain[i].rule2_ns))
+			TH_LOG("root domain %d: rule 2 %.3f us, kernel %llu ns", d,
+			       mpq_get_d(r2) / 1000,
+			       (unsigned long long)s->domain[i].rule2_ns);
+		EXPECT_EQ(rule2_off() || s->domain[i].rule1_ns < s->domain[i].rule2_ns ?
+			  s->domain[i].rule1_ns : s->domain[i].rule2_ns,
+			  s->domain[i].limit_ns);
+	}
+	for (i = 0, found = 0; i < s->nr_domain_lines; i++)
+		found |= s->domain[i].limit_ns == s->limit_ns &&
+			 s->domain[i].rule1_ns == s->rule1_ns &&
+			 s->domain[i].rule2_ns == s->rule2_ns;
+	EXPECT_TRUE(found || s->limit_ns == NONE)
+		TH_LOG("global rules %llu/%llu ns: no domain with limit %llu ns has them",
+		       (unsigned long long)s->rule1_ns,
+		       (unsigned long long)s->rule2_ns,
+		       (unsigned long long)s->limit_ns);
+	mpq_clears(r1, r2, NULL);
 }
 
 /* The whole check: the kernel's state against the model. */
@@ -438,6 +609,7 @@ static void check_limit(struct __test_metadata *_metadata, struct model *m)
 	EXPECT_EQ(nr_cpus(), s.cpus);
 	EXPECT_EQ(m->domains > 1 ? m->domains : 1, s.domains);
 	check_cpu_limits(_metadata, m, &s);
+	check_domains(_metadata, m, &s);
 	/* The global request: published unless dlqos drives the CPUs. */
 	driving = dlqos_driving();
 	global = s.publication && !driving;
