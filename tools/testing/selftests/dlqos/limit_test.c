@@ -487,6 +487,94 @@ TEST_F(limit, partition_busy)
 	check_limit(_metadata, m);
 }
 
+/* The limit_ns of every dl_idle_qos_limit event in the trace, into @ns. */
+static int trace_limits(uint64_t *ns, int max)
+{
+	char line[512], *p;
+	int n = 0;
+	FILE *f = fopen(TRACE "/trace", "r");
+
+	if (!f)
+		return -1;
+	while (n < max && fgets(line, sizeof(line), f)) {
+		p = strstr(line, "dl_idle_qos_limit:");
+		p = p ? strstr(p, " limit_ns=") : NULL;
+		if (p)
+			ns[n++] = strtoull(p + 10, NULL, 10);
+	}
+	fclose(f);
+	return n;
+}
+
+static int trace_limit_events(int on)
+{
+	int fd;
+
+	if (on) {
+		fd = open(TRACE "/trace", O_WRONLY | O_TRUNC);
+		if (fd < 0)
+			return -1;
+		close(fd);
+		if (write_file(TRACE "/tracing_on", "1"))
+			return -1;
+	}
+	return write_file(TRACE "/events/dl_idle_qos/dl_idle_qos_limit/enable",
+			  on ? "1" : "0");
+}
+
+/*
+ * A partition destroyed (made a member cpuset) with deadline tasks still
+ * in it.  The rebuild replaces both root domains: until it has accounted
+ * the tasks in the new one, those of a replaced domain count in every
+ * domain ("stray"), and the replaced domains are freed a grace period
+ * later (with tasks left, as orphans).  Every limit computed meanwhile (each
+ * dl_idle_qos_limit event) is at most the larger of the model's limits
+ * before and after: a task forgotten in between (neither in its old
+ * domain, nor stray, nor in its new one) would raise it above both; the
+ * configurations in between (a new domain with part of the CPUs, stray
+ * tasks) are tighter than the end points.  Settled, the state is the
+ * model's, with no stray domain; and once the tasks are released, no
+ * limit is left.  The sets: 0.4 in the partition (L_d = rule 2 = 50 ms),
+ * 0.3 in the rest (60 ms), and after 55 ms over both CPUs.
+ */
+TEST_F(limit, partition_destroyed_with_tasks)
+{
+	struct model *m = &self->m;
+	uint64_t events[4096], bound;
+	char why[128];
+	mpq_t before, after;
+	int i, n;
+
+	if (model_partition(m, why, sizeof(why)))
+		SKIP(return, "%s", why);
+	ASSERT_EQ(0, admit(m, 30 * MS, 100 * MS, 100 * MS, DL_CHILD_BLOCK));
+	ASSERT_EQ(0, admit_in_partition(m, 40 * MS, 100 * MS, 100 * MS));
+	check_limit(_metadata, m);
+	mpq_inits(before, after, NULL);
+	ASSERT_EQ(1, exact_limit(m, before));
+
+	ASSERT_EQ(0, trace_limit_events(1));
+	ASSERT_EQ(0, write_file(PARTITION "/cpuset.cpus.partition", "member"));
+	model_one_domain(m);
+	check_limit(_metadata, m);
+	ASSERT_EQ(0, trace_limit_events(0));
+	ASSERT_EQ(1, exact_limit(m, after));
+	bound = mpq_floor_u64(mpq_cmp(before, after) > 0 ? before : after);
+	n = trace_limits(events, ARRAY_SIZE(events));
+	TH_LOG("L* %.3f us before, %.3f us after; %d events meanwhile",
+	       mpq_get_d(before) / 1000, mpq_get_d(after) / 1000, n);
+	ASSERT_LT(0, n);
+	for (i = 0; i < n; i++) {
+		TH_LOG("event %d: limit %llu ns", i,
+		       (unsigned long long)events[i]);
+		EXPECT_LE(events[i], bound);
+	}
+	mpq_clears(before, after, NULL);
+
+	dl_children_stop(m->c, m->n);
+	check_limit(_metadata, m);
+}
+
 TEST_F(limit, publication_off_on)
 {
 	struct model *m = &self->m;
