@@ -261,6 +261,63 @@ TEST(period_shortened_passed)
 	shorten_period(_metadata, 10 * MS, 10 * MS, 10 * MS);
 }
 
+/*
+ * A replenishment timer left from an earlier throttle.  The child (10 ms
+ * every 1000 ms, deadline 20 ms) spins and is throttled: its timer is
+ * armed for deadline + 980 ms.  Switched to SCHED_OTHER, it spins on, and
+ * at its 0-lag time (deadline + 100 times its overrun) the class clears
+ * its parameters, not its timer.  500 ms after the deadline it comes back
+ * with 10 ms every 700 ms, deadline 20 ms: still before that period's end
+ * (deadline + 680 ms), so the constrained-deadline check throttles it
+ * again until then.  It must run at that instant, not when the old timer
+ * fires 300 ms later.  Without "sched/deadline: Move the replenishment of
+ * a throttled task to its new period", start_dl_timer() leaves the queued
+ * old timer as it is.  Times on the child's timeline, from the kernel's
+ * dl.deadline and the CLOCK_MONOTONIC time it was first seen throttled.
+ */
+TEST(stale_timer)
+{
+	struct dl_child c = { .count = shared_count(_metadata) };
+	long long runtime, d0, d1, zero_lag;
+	uint64_t seen, next, ran, end;
+	unsigned long before;
+
+	ASSERT_EQ(0, dl_child_start(&c, 10 * MS, 20 * MS, PERIOD, DL_CHILD_SPIN));
+	ASSERT_EQ(0, wait_throttled(c.pid, 200, &runtime)) {
+		dl_child_stop(&c);
+	}
+	seen = now_ns(CLOCK_MONOTONIC);
+	ASSERT_EQ(0, proc_sched_field(c.pid, "dl.deadline", &d0));
+	ASSERT_EQ(0, set_other(c.pid));
+	/* The deadline, at most 10 ms after the child was first seen... */
+	zero_lag = -runtime * (long long)(PERIOD / (10 * MS));
+	TH_LOG("overrun %lld ns: 0-lag time %lld ms after the deadline",
+	       -runtime, zero_lag / (long long)MS);
+	ASSERT_GT(400 * (long long)MS, zero_lag);
+	/* ...so seen + 500 ms comes after the 0-lag time. */
+	sleep_until(CLOCK_MONOTONIC, seen + 500 * MS);
+	ASSERT_EQ(0, set_deadline(c.pid, 10 * MS, 20 * MS, 700 * MS));
+	/* Its new period starts 680 ms after the old deadline. */
+	next = seen + 680 * MS;
+	end = seen + 1200 * MS;
+	usleep(20 * 1000);
+	before = dl_child_count(&c);
+	while (dl_child_count(&c) == before && now_ns(CLOCK_MONOTONIC) < end)
+		usleep(200);
+	ran = now_ns(CLOCK_MONOTONIC);
+	ASSERT_EQ(0, proc_sched_field(c.pid, "dl.deadline", &d1));
+	TH_LOG("ran %lld ms after it was seen throttled; dl.deadline %lld ms after the old one",
+	       (long long)(ran - seen) / (long long)MS, (d1 - d0) / (long long)MS);
+	/* Not before the new period (seen + 680 to 690 ms)... */
+	EXPECT_LE(next - 20 * MS, ran);
+	/* ...and at its start, not at the old timer's 980 ms. */
+	EXPECT_GE(next + 20 * MS, ran);
+	/* One new period after the old deadline. */
+	EXPECT_EQ(700 * (long long)MS, d1 - d0);
+	dl_child_stop(&c);
+	munmap(c.count, sizeof(*c.count));
+}
+
 /* A process-shared, robust, priority-inheritance mutex; 0 on success. */
 static int pi_mutex_init(pthread_mutex_t *m)
 {
