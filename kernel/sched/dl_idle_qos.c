@@ -1465,8 +1465,7 @@ static int dlq_state_show(struct seq_file *m, void *v)
 			published = per_cpu(dlq_cpu_published, cpu);
 		/* What the PM QoS core makes of all the CPU's requests. */
 		if (dev)
-			effective = dev_pm_qos_read_value(dev,
-						DEV_PM_QOS_RESUME_LATENCY);
+			effective = dev_pm_qos_read_value(dev, DEV_PM_QOS_RESUME_LATENCY);
 		seq_printf(m, "cpu%d: online %d capacity %lu limit_ns ",
 			   cpu, READ_ONCE(c->online), READ_ONCE(c->capacity));
 		dlq_print_value(m, dl_idle_qos_cpu_limit_ns(cpu), " published_us ");

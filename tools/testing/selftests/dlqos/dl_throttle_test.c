@@ -227,8 +227,9 @@ static void shorten_period(struct __test_metadata *_metadata,
 		usleep(200);
 	ran = now_ns(CLOCK_MONOTONIC);
 	ASSERT_EQ(0, proc_sched_field(c.pid, "dl.deadline", &d1));
-	TH_LOG("throttled with dl.deadline %lld; sched_setattr() %lld us before the start; changed %lld us, new period %lld us, ran %lld us after the start; dl.deadline then %lld",
-	       d0, (long long)(c.started - forked) / 1000,
+	TH_LOG("throttled, dl.deadline %lld; setattr %lld us before the start",
+	       d0, (long long)(c.started - forked) / 1000);
+	TH_LOG("changed %lld us, next %lld us, ran %lld us after the start; dl.deadline %lld",
 	       (long long)(changed - c.started) / 1000,
 	       (long long)(next - c.started) / 1000,
 	       (long long)(ran - c.started) / 1000, d1);

@@ -94,6 +94,12 @@ static unsigned long long parse_cpulist(const char *v)
 	return mask;
 }
 
+/* The per-CPU and per-domain lines of the state view, after "NAME: ". */
+#define CPU_LINE	"online %*d capacity %*u limit_ns %31s published_us %31s " \
+			"live_slack_ns %*s effective_us %31s"
+#define DOMAIN_LINE	"tasks %ld capacity_ppb %*u reserved_ppb %*u " \
+			"rule1_ns %31s rule2_ns %31s limit_ns %31s"
+
 static int read_state(struct state *s)
 {
 	FILE *f = fopen(STATE_FILE, "r");
@@ -114,8 +120,7 @@ static int read_state(struct state *s)
 			v++;
 		if (sscanf(line, "cpu%d", &cpu) == 1 && cpu >= 0 &&
 		    cpu < MAX_CPUS &&
-		    sscanf(v, "online %*d capacity %*u limit_ns %31s published_us %31s live_slack_ns %*s effective_us %31s",
-			   limit, published, effective) == 3) {
+		    sscanf(v, CPU_LINE, limit, published, effective) == 3) {
 			s->cpu_limit_ns[cpu] = parse_u64(limit);
 			s->cpu_published_us[cpu] = parse_us(published);
 			s->cpu_effective_us[cpu] = parse_us(effective);
@@ -123,8 +128,7 @@ static int read_state(struct state *s)
 		}
 		if (sscanf(line, "domain %63s", cpus) == 1 &&
 		    s->nr_domain_lines < MAX_DOMAINS &&
-		    sscanf(v, "tasks %ld capacity_ppb %*u reserved_ppb %*u rule1_ns %31s rule2_ns %31s limit_ns %31s",
-			   &tasks, r1, r2, lim) == 4) {
+		    sscanf(v, DOMAIN_LINE, &tasks, r1, r2, lim) == 4) {
 			s->domain[s->nr_domain_lines].cpus = parse_cpulist(cpus);
 			s->domain[s->nr_domain_lines].tasks = tasks;
 			s->domain[s->nr_domain_lines].rule1_ns = parse_u64(r1);

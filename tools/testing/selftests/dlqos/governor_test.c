@@ -429,7 +429,8 @@ TEST_F(gov, deadline_misses)
 	TH_LOG("wakeup path: worst start %ld us with the CPUs polling; slack %ld us",
 	       worst, slack);
 	if (slack - 100 >= state_ll(0, C6, "latency"))
-		SKIP(return, "the wakeup path alone delays a job by %ld us: no slack keeps C6 out and the job in",
+		SKIP(return,
+		     "the wakeup path alone delays a job by %ld us: no slack keeps C6 out and the job in",
 		     worst);
 
 	misses = run_dl_task(_metadata, slack, &jobs, &worst);
