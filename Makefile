@@ -324,7 +324,9 @@ run: deps all dtb
 # lists every test that must run and, per variant (the tags below), every
 # test allowed to skip and why.
 MANIFEST	:= $(RIG)/expected
-VARIANT		:= $(ARCH) kver-$(KVER) $(if $(call on,DEBUG),debug) \
+# arm64 boots with the device tree's PSCI idle states (psci_idle).
+VARIANT		:= $(ARCH) kver-$(KVER) $(if $(ASUFFIX),psci) \
+		   $(if $(call on,DEBUG),debug) \
 		   $(if $(call on,RT),rt) $(if $(filter 0,$(ICOUNT)),icount0) \
 		   $(if $(filter 1,$(SMP)),smp1) table-$(IDLE_TABLE) \
 		   gov-$(or $(GOVERNOR),none)
