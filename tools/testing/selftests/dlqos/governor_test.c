@@ -423,15 +423,15 @@ TEST_F(gov, deadline_misses)
 	ASSERT_EQ(sizeof(zero), write(fd, &zero, sizeof(zero)));
 	misses = run_dl_task(_metadata, 1000, &jobs, &worst);
 	close(fd);
-	ASSERT_EQ(0, misses);
 	ASSERT_LE(0, worst);
 	slack = worst + 60 > 200 ? worst + 60 : 200;
-	TH_LOG("wakeup path: worst start %ld us with the CPUs polling; slack %ld us",
-	       worst, slack);
+	TH_LOG("wakeup path: worst start %ld us with the CPUs polling, %ld of %ld late; slack %ld us",
+	       worst, misses, jobs, slack);
 	if (slack - 100 >= state_ll(0, C6, "latency"))
 		SKIP(return,
-		     "the wakeup path alone delays a job by %ld us: no slack keeps C6 out and the job in",
-		     worst);
+		     "the wakeup path alone delays a job by %ld us (%ld of %ld late with 1000 us of slack): no slack keeps C6 out and the job in",
+		     worst, misses, jobs);
+	ASSERT_EQ(0, misses);
 
 	misses = run_dl_task(_metadata, slack, &jobs, &worst);
 	EXPECT_GE(jobs, 150);
