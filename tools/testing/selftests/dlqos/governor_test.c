@@ -425,7 +425,7 @@ TEST_F(gov, deadline_misses)
 	close(fd);
 	ASSERT_LE(0, worst);
 	slack = worst + 60 > 200 ? worst + 60 : 200;
-	TH_LOG("wakeup path: worst start %ld us with the CPUs polling, %ld of %ld late; slack %ld us",
+	TH_LOG("wakeup path: worst start %ld us (CPUs polling), %ld of %ld late; slack %ld us",
 	       worst, misses, jobs, slack);
 	if (slack - 100 >= state_ll(0, C6, "latency"))
 		SKIP(return,
