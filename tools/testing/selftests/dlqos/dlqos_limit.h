@@ -304,17 +304,25 @@ static int in_domain(struct model *m, int cpu, int d)
  * bandwidth) into @rule2, over the domain's tasks, CPUs, fair servers and
  * idle reservation.  Returns 0 when the domain has no task (no limit).
  */
+/* The live tasks the model has in root domain @d. */
+static int domain_tasks(struct model *m, int d)
+{
+	int i, tasks = 0;
+
+	for (i = 0; i < m->n; i++)
+		tasks += m->c[i].pid > 0 && m->dom[i] == d;
+	return tasks;
+}
+
 static int exact_domain_rules(struct model *m, int d, mpq_t rule1, mpq_t rule2)
 {
 	mpq_t spare, freq, term, reserve;
 	long long rt_runtime = read_ll(RT_RUNTIME);
 	long long rt_period = read_ll(RT_PERIOD);
 	long long r, p;
-	int i, cpu, cpus = 0, tasks = 0;
+	int i, cpu, cpus = 0;
 
-	for (i = 0; i < m->n; i++)
-		tasks += m->c[i].pid > 0 && m->dom[i] == d;
-	if (!tasks)
+	if (!domain_tasks(m, d))
 		return 0;
 
 	mpq_inits(spare, freq, term, reserve, NULL);
@@ -540,6 +548,12 @@ static void check_cpu_limits(struct __test_metadata *_metadata,
 	mpq_clear(l);
 }
 
+/* The limit the kernel derives from its two rules, in the rule-2 mode. */
+static uint64_t kernel_limit(uint64_t rule1, uint64_t rule2)
+{
+	return rule2_off() || rule1 < rule2 ? rule1 : rule2;
+}
+
 /* floor(q) - @ns, as a signed difference (q >= 0). */
 static long long floor_minus(mpq_t q, uint64_t ns)
 {
@@ -596,8 +610,7 @@ static void check_domains(struct __test_metadata *_metadata, struct model *m,
 		d = part && (s->domain[i].cpus & part);
 		if (d)
 			EXPECT_EQ(part, s->domain[i].cpus);
-		for (tasks = 0, found = 0; found < m->n; found++)
-			tasks += m->c[found].pid > 0 && m->dom[found] == d;
+		tasks = domain_tasks(m, d);
 		if (s->stray_tasks) {
 			EXPECT_GE(tasks, s->domain[i].tasks);
 			continue;
@@ -619,8 +632,8 @@ static void check_domains(struct __test_metadata *_metadata, struct model *m,
 			TH_LOG("root domain %d: rule 2 %.3f us, kernel %llu ns", d,
 			       mpq_get_d(r2) / 1000,
 			       (unsigned long long)s->domain[i].rule2_ns);
-		EXPECT_EQ(rule2_off() || s->domain[i].rule1_ns < s->domain[i].rule2_ns ?
-			  s->domain[i].rule1_ns : s->domain[i].rule2_ns,
+		EXPECT_EQ(kernel_limit(s->domain[i].rule1_ns,
+				       s->domain[i].rule2_ns),
 			  s->domain[i].limit_ns);
 	}
 	for (i = 0, found = 0; i < s->nr_domain_lines; i++)
@@ -672,8 +685,7 @@ static void check_limit(struct __test_metadata *_metadata, struct model *m)
 	       s.published_us);
 	EXPECT_LE(s.limit_ns, floor_ns);
 	EXPECT_GE(s.limit_ns + 1, floor_ns);
-	EXPECT_EQ(s.limit_ns, rule2_off() || s.rule1_ns < s.rule2_ns ?
-			      s.rule1_ns : s.rule2_ns);
+	EXPECT_EQ(s.limit_ns, kernel_limit(s.rule1_ns, s.rule2_ns));
 	EXPECT_EQ((long long)(s.limit_ns / 1000), s.limit_us);
 	EXPECT_TRUE(us_brackets(s.limit_us, l));
 	if (global) {

@@ -506,6 +506,11 @@ static int trace_limits(uint64_t *ns, int max)
 	return n;
 }
 
+/*
+ * Start recording dl_idle_qos_limit events into an emptied trace buffer
+ * (@on), or stop.  Tracing is turned on too: whoever turned it off before
+ * would leave the buffer empty.
+ */
 static int trace_limit_events(int on)
 {
 	int fd;
@@ -618,20 +623,15 @@ TEST_F(limit, tracepoint)
 	char line[512], last[512] = "", *p;
 	unsigned int nr;
 	struct state s;
-	int target, fd, n;
+	int target, n;
 	FILE *f;
 
 	if (access(TRACE "/events/dl_idle_qos/dl_idle_qos_limit/enable", W_OK))
 		SKIP(return, "no tracefs event");
-	fd = open(TRACE "/trace", O_WRONLY | O_TRUNC);
-	ASSERT_LE(0, fd);
-	close(fd);
-	/* Whoever turned tracing off before would leave the buffer empty. */
-	ASSERT_EQ(0, write_file(TRACE "/tracing_on", "1"));
-	ASSERT_EQ(0, write_file(TRACE "/events/dl_idle_qos/dl_idle_qos_limit/enable", "1"));
+	ASSERT_EQ(0, trace_limit_events(1));
 	ASSERT_EQ(0, admit(m, 3 * MS, 7 * MS, 20 * MS, DL_CHILD_BLOCK));
 	ASSERT_EQ(0, admit(m, 4 * MS, 30 * MS, 30 * MS, DL_CHILD_BLOCK));
-	write_file(TRACE "/events/dl_idle_qos/dl_idle_qos_limit/enable", "0");
+	trace_limit_events(0);
 	check_limit(_metadata, m);
 	ASSERT_EQ(0, read_state(&s));
 

@@ -416,7 +416,6 @@ def selftest():
                                        "[    1.000000] " + s),
                       {"x86_64"}, [], ": [    1.000000] " + s))
     out = []
-    bad = 0
     for name, text, tags, tests, expect in cases:
         lines, _, failed, _ = check(Log(text.splitlines(True)), manifest,
                                     tags, tests)
@@ -424,11 +423,8 @@ def selftest():
             ok = failed == 0
         else:
             ok = failed > 0 and any(expect in line for line in lines)
-        bad += not ok
-        out.append("%s rig: check-log: %s" % ("ok" if ok else "not ok", name))
-        if not ok:
-            out.extend("#   " + line for line in lines)
-    return out, bad
+        out.append((ok, "rig: check-log: " + name, [] if ok else lines))
+    return out
 
 
 def main(argv):
@@ -447,18 +443,12 @@ def main(argv):
             files.append(a)
             i += 1
     if args.get("--selftest"):
-        lines, bad = selftest()
-        print("TAP version 13\n1..%d" %
-              sum(not line.startswith("#") for line in lines))
-        n = 0
-        for line in lines:
-            if line.startswith("#"):
-                print(line)
-                continue
-            n += 1
-            verdict, rest = line.split(" rig:", 1)
-            print("%s %d rig:%s" % (verdict, n, rest))
-        return 1 if bad else 0
+        results = selftest()
+        print("TAP version 13\n1..%d" % len(results))
+        for n, (ok, name, detail) in enumerate(results, 1):
+            print("%s %d %s" % ("ok" if ok else "not ok", n, name))
+            print("".join("#   %s\n" % line for line in detail), end="")
+        return 0 if all(ok for ok, _, _ in results) else 1
     manifest = None
     if args["--manifest"]:
         with open(args["--manifest"]) as f:
@@ -485,16 +475,11 @@ def main(argv):
                                          set(args["--variant"].split()),
                                          args["--tests"].split())
     # The checker's own self-test: every defect it must catch, caught.
-    st, _ = selftest()
-    for line in st:
-        if line.startswith("#"):
-            out.append(line)
-            continue
-        verdict, rest = line.split(" rig:", 1)
-        out.append("%s  rig:%s" % ("PASS" if verdict == "ok" else "FAIL",
-                                   rest))
-        passed += verdict == "ok"
-        failed += verdict != "ok"
+    for ok, name, detail in selftest():
+        out.append("%s  %s" % ("PASS" if ok else "FAIL", name))
+        out.extend("#   " + line for line in detail)
+        passed += ok
+        failed += not ok
     print("\n".join(out))
     if log.banner:
         print(log.banner)
