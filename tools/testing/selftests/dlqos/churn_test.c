@@ -649,7 +649,7 @@ static void admin_op(unsigned int *seed, struct counters *c)
 		snprintf(path, sizeof(path), CPU_SYSFS "/cpu%d/online",
 			 ch.last_cpu);
 		online = read_ll(path);
-		ret = write_file(path, online ? "0" : "1");
+		ret = set_cpu_online(ch.last_cpu, !online);
 		if (!ret)
 			ch.toggles++;
 		else if (!online || ret != -EBUSY)
@@ -894,7 +894,7 @@ static void restore(struct saved *v)
 		snprintf(path, sizeof(path), CPU_SYSFS "/cpu%d/online",
 			 ch.last_cpu);
 		if (read_ll(path) == 0)
-			write_file(path, "1");
+			set_cpu_online(ch.last_cpu, 1);
 	}
 	if (read_ll(RT_RUNTIME) != v->rt_runtime)
 		write_ll(RT_RUNTIME, v->rt_runtime);
@@ -904,11 +904,20 @@ static void restore(struct saved *v)
 	set_governor(v->governor);
 }
 
+/*
+ * The random operations turn the limit's publication and admission control
+ * off and on, switch to governors that ignore the limit and take a CPU
+ * offline, all while deadline tasks run: a task may be late, by design.
+ */
+#define CHURN_LATENESS \
+	"churn_test: limit and admission off at times, any governor, CPU hotplug"
+
 FIXTURE_TEARDOWN(churn)
 {
 	stop_threads(&self->v);
 	end_all_tasks();
 	restore(&self->v);
+	lateness_allowed(0, CHURN_LATENESS);
 }
 
 TEST_F_TIMEOUT(churn, random_operations, 3000)
@@ -921,6 +930,7 @@ TEST_F_TIMEOUT(churn, random_operations, 3000)
 	TH_LOG("%ld operations, seed %u, %d worker threads, CPU %d toggled",
 	       ch.target, ch.seed, NR_WORKERS, ch.last_cpu);
 	ch.tid_main = syscall(__NR_gettid);
+	lateness_allowed(1, CHURN_LATENESS);
 	for (i = 0; i < NR_WORKERS; i++)
 		ASSERT_EQ(0, pthread_create(&self->v.thread[i], NULL, worker,
 					    (void *)(long)i));
@@ -961,6 +971,7 @@ TEST_F_TIMEOUT(churn, random_operations, 3000)
 	end_all_tasks();
 	stop_threads(&self->v);
 	restore(&self->v);
+	lateness_allowed(0, CHURN_LATENESS);
 	ASSERT_EQ(0, ch.failed) {
 		TH_LOG("%s", ch.failure);
 	}

@@ -483,6 +483,7 @@ TEST(boosted)
 FIXTURE(offline) {
 	struct dl_child c;
 	char online[64];	/* the last CPU's online file */
+	int cpu;		/* that CPU */
 };
 
 FIXTURE_SETUP(offline)
@@ -490,6 +491,7 @@ FIXTURE_SETUP(offline)
 	int cpu = nr_cpus() - 1;
 	long long runtime;
 
+	self->cpu = cpu;
 	self->c.count = shared_count(_metadata);
 	snprintf(self->online, sizeof(self->online), CPU_SYSFS "/cpu%d/online",
 		 cpu);
@@ -506,7 +508,7 @@ FIXTURE_SETUP(offline)
 				    DL_CHILD_SPIN));
 	ASSERT_EQ(0, wait_throttled(self->c.pid, 200, &runtime));
 	ASSERT_EQ(cpu, proc_task_cpu(self->c.pid));
-	ASSERT_EQ(0, write_file(self->online, "0"));
+	ASSERT_EQ(0, set_cpu_online(cpu, 0));
 	ASSERT_EQ(0, proc_sched_field(self->c.pid, "dl.runtime", &runtime));
 	/* Still throttled: its timer has not moved it. */
 	ASSERT_LT(runtime, 0);
@@ -519,7 +521,7 @@ FIXTURE_TEARDOWN(offline)
 {
 	/* First the CPU: a child stranded there could not exit. */
 	if (!access(self->online, W_OK) && read_ll(self->online) == 0)
-		write_file(self->online, "1");
+		set_cpu_online(self->cpu, 1);
 	dl_child_stop(&self->c);
 }
 

@@ -75,6 +75,50 @@ static inline int write_file(const char *path, const char *str)
 	return 0;
 }
 
+/*
+ * Mark in the kernel log a phase in which a test lets deadline tasks be
+ * late on purpose (@on 1: begins, 0: ends; @why says how, the same text
+ * for both).  The deadline class reports lateness once per boot: "DL
+ * replenish lagged too much", when a replenishment finds the task's new
+ * deadline already behind the clock (its timer handled more than its
+ * relative deadline late, or the task run that late).  The rig's log
+ * checker fails a run on that report except between the marks of such a
+ * phase, and prints the phase's reason for each report it excuses.  At
+ * the end the report is re-armed (clear_warn_once), so that lateness
+ * after the phase is still seen.
+ */
+static inline void lateness_allowed(int on, const char *why)
+{
+	char mark[256];
+
+	snprintf(mark, sizeof(mark), "<5>dlqos-rig: lateness allowed %s: %s\n",
+		 on ? "begin" : "end", why);
+	write_file("/dev/kmsg", mark);
+	if (!on)
+		write_file("/sys/kernel/debug/clear_warn_once", "1");
+}
+
+/*
+ * Take CPU @cpu offline (@online 0) or bring it online, through sysfs;
+ * 0 or -errno.  CPU hotplug stops every CPU with interrupts off
+ * (stop_machine()), under TCG for longer than the shortest deadlines the
+ * tests admit: SCHED_DEADLINE makes no promise across it.
+ */
+static inline int set_cpu_online(int cpu, int online)
+{
+	char path[64], why[96];
+	int ret;
+
+	snprintf(path, sizeof(path), CPU_SYSFS "/cpu%d/online", cpu);
+	snprintf(why, sizeof(why),
+		 "cpu%d %s, every CPU stopped with interrupts off", cpu,
+		 online ? "online" : "offline");
+	lateness_allowed(1, why);
+	ret = write_file(path, online ? "1" : "0");
+	lateness_allowed(0, why);
+	return ret;
+}
+
 static inline long long read_ll(const char *path)
 {
 	char buf[64];

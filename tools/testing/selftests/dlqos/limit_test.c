@@ -71,7 +71,7 @@ FIXTURE_TEARDOWN(limit)
 
 		snprintf(path, sizeof(path), CPU_SYSFS "/cpu%d/online", i);
 		if (read_ll(path) == 0)
-			write_file(path, "1");
+			set_cpu_online(i, 1);
 	}
 }
 
@@ -369,9 +369,9 @@ TEST_F(limit, cpu_offline_online)
 		SKIP(return, "CPU %d cannot go offline", cpu);
 	ASSERT_EQ(0, admit(m, 30 * MS, 100 * MS, 100 * MS, DL_CHILD_BLOCK));
 	check_limit(_metadata, m);
-	ASSERT_EQ(0, write_file(path, "0"));
+	ASSERT_EQ(0, set_cpu_online(cpu, 0));
 	check_limit(_metadata, m);
-	ASSERT_EQ(0, write_file(path, "1"));
+	ASSERT_EQ(0, set_cpu_online(cpu, 1));
 	check_limit(_metadata, m);
 }
 

@@ -21,7 +21,15 @@ the last line; exits non-zero when anything failed.  What fails the run:
     "DLQOS-RIG-KSELFTEST-EXIT N", missing or non-zero;
   - a kernel report (BUG, WARNING, lockdep, KASAN, UBSAN, kmemleak, RCU
     stall, soft or hard lockup, deadline class reports, an unstable
-    clocksource, ...);
+    clocksource, ...), with one exception: the deadline class's lateness
+    report "DL replenish lagged too much" stamped inside a phase in which a
+    test lets deadline tasks be late on purpose, and says so in the kernel
+    log ("dlqos-rig: lateness allowed begin: WHY" ... "end: WHY",
+    lateness_allowed() in dlqos_util.h): a CPU hotplug operation
+    (stop_machine() holds every CPU with interrupts off), the churn test's
+    random operations (the limit and admission control turned off, any
+    governor), a governor run that must miss.  The checker prints the
+    reason of each report it excuses;
   - a guest that did not reach DLQOS-RIG-DONE (hang, panic, timeout).
 
 Every result line counts, at every depth: a program that passes all its
@@ -51,6 +59,10 @@ SPLAT = re.compile(
     # the lockup detectors (soft lockups also say BUG:)
     r"soft lockup|hard LOCKUP|Watchdog detected hard LOCKUP")
 
+# A lateness report, excused inside a marked phase of allowed lateness only.
+LATENESS = re.compile(r"DL replenish lagged too much")
+LATENESS_MARK = re.compile(r"dlqos-rig: lateness allowed (begin|end): (.*)$")
+STAMP = re.compile(r"^\[\s*([0-9]+\.[0-9]+)\]")
 RESULT = re.compile(r"^(not ok|ok) ([0-9]+)(?: -)?(?: (.*))?$")
 PLAN = re.compile(r"^1\.\.([0-9]+)")
 HEADER = re.compile(r"^(?:selftests|Subtest): (.*)$")
@@ -102,6 +114,7 @@ class Log:
         self.done = False
         self.banner = None
         self.splats = []
+        self.excused = []
         self._parse(lines)
 
     def _close(self, blocks, d):
@@ -118,10 +131,22 @@ class Log:
         child = {}
         ctx = ""
         in_tap = True
+        reports = []
+        windows = []	# (begin, end, why) of marked phases
+        begun = {}
         for n, raw in enumerate(lines, 1):
             line = raw.rstrip("\r\n")
+            stamp = STAMP.match(line)
+            stamp = float(stamp.group(1)) if stamp else None
             if SPLAT.search(line):
-                self.splats.append("%d: %s" % (n, line))
+                reports.append((n, line, stamp))
+            m = LATENESS_MARK.search(line)
+            if m and stamp is not None:
+                if m.group(1) == "begin":
+                    begun[m.group(2)] = stamp
+                elif m.group(2) in begun:
+                    windows.append((begun.pop(m.group(2)), stamp,
+                                    m.group(2)))
             if line.startswith("DLQOS-RIG: ") and self.banner is None:
                 self.banner = line
             m = re.match(r"^DLQOS-RIG-KSELFTEST-EXIT (-?[0-9]+)$", line)
@@ -176,6 +201,14 @@ class Log:
                 status = "PASS"
             self.results.append((name, status, why, leaf))
         self._close(blocks, 0)
+        for n, line, stamp in reports:
+            why = [w for b, e, w in windows
+                   if LATENESS.search(line) and stamp is not None and
+                   b <= stamp <= e]
+            if why:
+                self.excused.append("%d: %s (%s)" % (n, line, why[0]))
+            else:
+                self.splats.append("%d: %s" % (n, line))
 
 
 class Manifest:
@@ -278,6 +311,8 @@ def check(log, manifest, tags, tests):
         failed += 1
         out.append("FAIL  rig: the kselftest runner exited with %d" %
                    log.runner_exit)
+    out.extend("NOTE  rig: excused, lateness allowed there: %s" % s
+               for s in log.excused)
     if log.splats:
         failed += 1
         out.append("FAIL  rig: kernel report in the log:")
@@ -393,6 +428,37 @@ ST_CASES = [
     ("a failed KUnit suite fails",
      ST_CLEAN.replace("ok 1 dl_idle_qos", "not ok 1 dl_idle_qos"),
      {"x86_64"}, [], "FAIL  dl_idle_qos"),
+]
+ST_LAG = "[    2.500000] sched: DL replenish lagged too much\n"
+ST_WINDOW = ("[    2.000000] dlqos-rig: lateness allowed begin: cpu1 offline\n" +
+             ST_LAG +
+             "[    3.000000] dlqos-rig: lateness allowed end: cpu1 offline\n")
+ST_CASES += [
+    ("a lag report inside a phase of allowed lateness passes",
+     ST_CLEAN.replace("DLQOS-RIG-DONE", ST_WINDOW + "DLQOS-RIG-DONE"),
+     {"x86_64"}, [], None),
+    ("a lag report inside nested phases passes",
+     ST_CLEAN.replace("DLQOS-RIG-DONE",
+                      "[    1.000000] dlqos-rig: lateness allowed begin: churn\n" +
+                      ST_WINDOW.replace("[    2.500000]", "[    2.000001]") +
+                      ST_LAG.replace("[    2.500000]", "[    3.500000]") +
+                      "[    4.000000] dlqos-rig: lateness allowed end: churn\n" +
+                      "DLQOS-RIG-DONE"),
+     {"x86_64"}, [], None),
+    ("a lag report after a phase of allowed lateness fails",
+     ST_CLEAN.replace("DLQOS-RIG-DONE", ST_WINDOW.replace(
+         "[    2.500000]", "[    3.500000]") + "DLQOS-RIG-DONE"),
+     {"x86_64"}, [], ": [    3.500000] sched: DL replenish lagged"),
+    ("a lag report in a phase never ended fails",
+     ST_CLEAN.replace("DLQOS-RIG-DONE", "".join(
+         ST_WINDOW.splitlines(True)[:2]) + "DLQOS-RIG-DONE"),
+     {"x86_64"}, [], ": [    2.500000] sched: DL replenish lagged"),
+    ("another report inside a phase of allowed lateness fails",
+     ST_CLEAN.replace("DLQOS-RIG-DONE", ST_WINDOW.replace(
+         "sched: DL replenish lagged too much",
+         "WARNING: CPU: 0 PID: 1 at kernel/sched/deadline.c:1 f+0x0/0x1") +
+         "DLQOS-RIG-DONE"),
+     {"x86_64"}, [], ": [    2.500000] WARNING: CPU: 0"),
 ]
 ST_SPLATS = [
     "sched: DL replenish lagged too much",
