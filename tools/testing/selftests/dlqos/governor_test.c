@@ -399,14 +399,18 @@ static long run_dl_task(struct __test_metadata *_metadata, long slack_us,
  * the work, below C6's 290 us exit latency whenever W is below 330 us, so
  * dlqos keeps the CPUs out of C6 and no job misses, while menu with the
  * publication off lets them enter C6 and every wakeup from it makes its
- * job late.  On a kernel whose wakeup path alone costs 330 us or more
- * (DEBUG=1 is slower than the plain kernel, by a factor the test prints),
- * no slack separates the two, and the test says so with the figure.
+ * job late.  The same slack is tried once more with the CPUs polling: the
+ * wakeup path alone must keep every job in, or a miss under dlqos would
+ * say nothing about the governor.  On a kernel whose wakeup path alone
+ * costs 330 us or more, or misses at that slack (DEBUG=1's varies between
+ * runs, from below 100 us to milliseconds), no slack separates the two,
+ * and the test says so with the figures.
  */
 TEST_F(gov, deadline_misses)
 {
-	long jobs = 0, misses, worst = -1, slack;
+	long jobs = 0, misses, worst = -1, slack, tried = 1000;
 	int32_t zero = 0;
+	bool fits = false;
 	int fd;
 
 	if (self->driver[0])
@@ -421,24 +425,30 @@ TEST_F(gov, deadline_misses)
 	fd = open("/dev/cpu_dma_latency", O_WRONLY);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(sizeof(zero), write(fd, &zero, sizeof(zero)));
-	misses = run_dl_task(_metadata, 1000, &jobs, &worst);
-	close(fd);
-	ASSERT_LE(0, worst);
+	misses = run_dl_task(_metadata, tried, &jobs, &worst);
 	slack = worst + 60 > 200 ? worst + 60 : 200;
 	TH_LOG("wakeup path: worst start %ld us (CPUs polling), %ld of %ld late; slack %ld us",
 	       worst, misses, jobs, slack);
-	if (slack - 100 >= state_ll(0, C6, "latency"))
+	if (worst >= 0 && slack - 100 < state_ll(0, C6, "latency")) {
+		fits = true;
+		tried = slack;
+		misses = run_dl_task(_metadata, tried, &jobs, &worst);
+	}
+	close(fd);
+	ASSERT_LE(0, worst);
+	if (!fits || misses)
 		SKIP(return,
-		     "the wakeup path alone delays a job by %ld us (%ld of %ld late with 1000 us of slack): no slack keeps C6 out and the job in",
-		     worst, misses, jobs);
-	ASSERT_EQ(0, misses);
+		     "the wakeup path alone delays a job by %ld us (CPUs polling: %ld of %ld late with %ld us of slack): no slack keeps C6 out and the job in",
+		     worst, misses, jobs, tried);
 
 	misses = run_dl_task(_metadata, slack, &jobs, &worst);
 	EXPECT_GE(jobs, 150);
 	EXPECT_EQ(0, misses);
 
 	ASSERT_EQ(0, set_governor("menu"));
+	lateness_allowed(1, "governor_test: menu with the limit off must miss");
 	misses = run_dl_task(_metadata, slack, &jobs, &worst);
+	lateness_allowed(0, "governor_test: menu with the limit off must miss");
 	EXPECT_GE(jobs, 150);
 	EXPECT_GT(misses, jobs / 2);
 }
