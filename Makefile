@@ -28,6 +28,9 @@
 #                the cpuidle-psci driver, not the test driver, provides the
 #                states; QEMU does not emulate their exit latency, so the
 #                tests that need it skip
+#   ARM64_IDLE   arm64's idle driver: psci (default, as above) or test:
+#                QEMU's own device tree, no platform idle driver, and the
+#                test driver's states with their exit latency, as on x86
 #   SMP          number of guest CPUs (default 2)
 #   DEBUG        1: kernel with lockdep, DEBUG_ATOMIC_SLEEP, KASAN, UBSAN,
 #                KMEMLEAK and DEBUG_OBJECTS (Kconfig.debug.fragment), built
@@ -65,6 +68,7 @@ SMP		?= 2
 DEBUG		?= 0
 RT		?= 0
 ICOUNT		?= 1
+ARM64_IDLE	?= psci
 ICOUNT_SHIFT	?= 1
 IDLE_TABLE	?= spr
 LOGLEVEL	?= 5
@@ -94,10 +98,16 @@ ASUFFIX		:= -arm64
 KIMAGE		:= arch/arm64/boot/Image
 ARCH_FRAGMENT	:= Kconfig.arm64.fragment
 CROSS_COMPILE	:= aarch64-linux-gnu-
-# The virt machine's device tree, with PSCI idle states added.
+# The virt machine's device tree, with PSCI idle states added; with
+# ARM64_IDLE=test, QEMU's own (no idle states: the test driver's instead).
+ifeq ($(ARM64_IDLE),psci)
 DTB		:= $(BUILD)/virt-$(SMP)cpu.dtb
+else ifneq ($(ARM64_IDLE),test)
+$(error ARM64_IDLE=$(ARM64_IDLE): psci or test)
+endif
 VIRT_CPU	:= cortex-a57
-QEMU_SYSTEM	:= qemu-system-aarch64 -M virt -dtb $(DTB) -cpu $(VIRT_CPU)
+QEMU_SYSTEM	:= qemu-system-aarch64 -M virt $(if $(DTB),-dtb $(DTB)) \
+		   -cpu $(VIRT_CPU)
 CONSOLE		:= ttyAMA0
 else
 $(error ARCH=$(ARCH): x86_64 or arm64)
@@ -272,8 +282,9 @@ $(ARM64_ROOT)/.unpacked:
 	touch $@
 
 # Test module, selftests, busybox and rt-tests in one cpio archive.  The
-# test module is x86 only: on arm64, cpuidle-psci is the idle driver.
+# test module is left out where cpuidle-psci is the idle driver.
 USERLAND	:= $(if $(ASUFFIX),$(ARM64_ROOT))
+WITH_TESTMOD	:= $(if $(DTB),,1)
 # $(call testmod,OBJDIR): build the test module for the kernel in OBJDIR,
 # into OBJDIR/dlqos-test-module/test_cpuidle.ko.  A copy of its source per
 # kernel object tree: kbuild's command lines do not name the tree, so one
@@ -282,7 +293,7 @@ USERLAND	:= $(if $(ASUFFIX),$(ARM64_ROOT))
 testmod		= rsync -rc $(TESTMOD)/ $(1)/dlqos-test-module/ && \
 		  $(call kmake,$(1)) M=$(1)/dlqos-test-module modules
 initramfs: kernel $(if $(ASUFFIX),$(ARM64_ROOT)/.unpacked)
-	$(if $(ASUFFIX),,$(call testmod,$(KOBJ)))
+	$(if $(WITH_TESTMOD),$(call testmod,$(KOBJ)))
 	rm -rf $(ROOTFS)
 	mkdir -p $(ROOTFS)/bin $(ROOTFS)/sbin $(ROOTFS)/usr/bin \
 		$(ROOTFS)/usr/sbin $(ROOTFS)/proc $(ROOTFS)/sys $(ROOTFS)/dev \
@@ -290,7 +301,7 @@ initramfs: kernel $(if $(ASUFFIX),$(ARM64_ROOT)/.unpacked)
 	$(MAKE) -C $(KSRC)/tools/testing/selftests O=$(KOBJ) TARGETS=dlqos \
 		$(if $(CROSS_COMPILE),ARCH=$(ARCH) CROSS_COMPILE=$(CROSS_COMPILE)) \
 		KSFT_INSTALL_PATH=$(ROOTFS)/kselftest install >/dev/null
-	$(if $(ASUFFIX),,cp $(KOBJ)/dlqos-test-module/test_cpuidle.ko $(ROOTFS)/kselftest/dlqos/)
+	$(if $(WITH_TESTMOD),cp $(KOBJ)/dlqos-test-module/test_cpuidle.ko $(ROOTFS)/kselftest/dlqos/)
 	cp $(USERLAND)/bin/busybox $(ROOTFS)/bin/busybox
 	ln -s busybox $(ROOTFS)/bin/sh
 	cp $(USERLAND)/usr/bin/cyclicdeadline $(ROOTFS)/usr/bin/
@@ -304,7 +315,7 @@ initramfs: kernel $(if $(ASUFFIX),$(ARM64_ROOT)/.unpacked)
 # Made anew for every boot (it takes a fraction of a second), so that it
 # always matches the QEMU installed.
 dtb: deps
-ifeq ($(ARCH),arm64)
+ifneq ($(DTB),)
 	@mkdir -p $(BUILD)
 	$(RIG)/virt-dtb.sh $(DTB) qemu-system-aarch64 -cpu $(VIRT_CPU) \
 		-smp $(SMP) -m $(MEM)
@@ -324,8 +335,9 @@ run: deps all dtb
 # lists every test that must run and, per variant (the tags below), every
 # test allowed to skip and why.
 MANIFEST	:= $(RIG)/expected
-# arm64 boots with the device tree's PSCI idle states (psci_idle).
-VARIANT		:= $(ARCH) kver-$(KVER) $(if $(ASUFFIX),psci) \
+# arm64 boots with the device tree's PSCI idle states (psci_idle), unless
+# ARM64_IDLE=test.
+VARIANT		:= $(ARCH) kver-$(KVER) $(if $(DTB),psci) \
 		   $(if $(call on,DEBUG),debug) \
 		   $(if $(call on,RT),rt) $(if $(filter 0,$(ICOUNT)),icount0) \
 		   $(if $(filter 1,$(SMP)),smp1) table-$(IDLE_TABLE) \

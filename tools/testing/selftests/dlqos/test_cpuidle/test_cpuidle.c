@@ -3,11 +3,19 @@
  * test_cpuidle: a cpuidle driver for guests that have none, for testing.
  *
  * A QEMU x86 guest has no cpuidle driver, so no governor is ever asked to
- * pick a state.  This module registers a table of idle states whose exit
- * latency is real: ->enter() halts until an interrupt, then busy-waits the
- * state's exit latency before returning, so a task woken from a deep state
- * really starts late.  Run the guest with -icount to make that lateness
+ * pick a state; an arm64 guest's cpuidle-psci states cost nothing to leave.
+ * This module registers a table of idle states whose exit latency is real:
+ * ->enter() halts until an interrupt, then busy-waits the state's exit
+ * latency before returning, so a task woken from a deep state really
+ * starts late.  Run the guest with -icount to make that lateness
  * deterministic.
+ *
+ * On x86 the halt is arch_cpu_idle() (STI; HLT), which handles the
+ * interrupt before the exit latency is spun.  On arm64 it is WFI with
+ * interrupts masked, as cpu_do_idle() does: the interrupt is taken when
+ * the cpuidle core unmasks them, after the exit latency, as on hardware.
+ * arm64 has no cpuidle polling state (no ARCH_HAS_CPU_RELAX), so the
+ * module brings its own, the cpuidle core's poll_idle() loop.
  *
  * Parameters:
  *   table=spr        Intel Sapphire Rapids, as in intel_idle.c:
@@ -44,15 +52,20 @@
 #include <linux/cpu.h>
 #include <linux/cpuidle.h>
 #include <linux/debugfs.h>
+#include <linux/jiffies.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/percpu.h>
 #include <linux/sched/clock.h>
+#include <linux/sched/idle.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
+#ifdef CONFIG_ARM64
+#include <asm/cpuidle.h>
+#endif
 
 #define TABLE_LEN	256
 /* power_usage is an int: keep every power value far below INT_MAX. */
@@ -156,14 +169,30 @@ static void log_idle(int state, u64 entry_ns, u64 end_ns, bool poll_limit)
 	smp_store_release(&log->count, n + 1);
 }
 
+/* Wait for an interrupt; called and returns with interrupts disabled. */
+static void test_cpuidle_halt(void)
+{
+#ifdef CONFIG_ARM64
+	struct arm_cpuidle_irq_context context;
+
+	/* As cpu_do_idle(), which is not exported: the interrupt stays pending. */
+	arm_cpuidle_save_irq_context(&context);
+	dsb(sy);
+	wfi();
+	arm_cpuidle_restore_irq_context(&context);
+#else
+	/* Enables interrupts while it halts: the interrupt is handled here. */
+	arch_cpu_idle();
+#endif
+}
+
 static int test_cpuidle_enter(struct cpuidle_device *dev,
 			      struct cpuidle_driver *drv, int index)
 {
 	u64 exit_ns = drv->states[index].exit_latency_ns;
 	u64 start, entry = ktime_get_mono_fast_ns();
 
-	/* Halt until an interrupt; returns with interrupts disabled. */
-	arch_cpu_idle();
+	test_cpuidle_halt();
 	log_idle(index, entry, ktime_get_mono_fast_ns(), false);
 
 	/* Then pay the exit latency, as the hardware would. */
@@ -174,7 +203,56 @@ static int test_cpuidle_enter(struct cpuidle_device *dev,
 	return index;
 }
 
-/* The cpuidle core's polling state, logged. */
+#ifndef CONFIG_ARCH_HAS_CPU_RELAX
+/*
+ * The cpuidle core's poll_idle(), for architectures that do not build it:
+ * spin with interrupts on until a task is woken or the poll time is up
+ * (TICK_NSEC / 16, the core's cap, cut to the first deeper state's target
+ * residency as cpuidle_poll_time() does, which is not exported).
+ */
+static notrace int test_cpuidle_poll_idle(struct cpuidle_device *dev,
+					  struct cpuidle_driver *drv, int index)
+{
+	u64 limit = TICK_NSEC / 16, start = local_clock();
+
+	if (drv->state_count > 1 &&
+	    drv->states[1].target_residency_ns >= 10 * NSEC_PER_USEC)
+		limit = min_t(u64, limit, drv->states[1].target_residency_ns);
+	dev->poll_time_limit = false;
+	raw_local_irq_enable();
+	if (!current_set_polling_and_test()) {
+		while (!need_resched()) {
+			cpu_relax();
+			if (local_clock() - start > limit) {
+				dev->poll_time_limit = true;
+				break;
+			}
+		}
+	}
+	raw_local_irq_disable();
+	current_clr_polling();
+	return index;
+}
+
+static void test_cpuidle_poll_state_init(struct cpuidle_driver *drv)
+{
+	struct cpuidle_state *st = &drv->states[0];
+
+	strscpy(st->name, "POLL", CPUIDLE_NAME_LEN);
+	strscpy(st->desc, "test_cpuidle poll idle", CPUIDLE_DESC_LEN);
+	st->exit_latency = 0;
+	st->target_residency = 0;
+	st->enter = test_cpuidle_poll_idle;
+	st->flags = CPUIDLE_FLAG_POLLING;
+}
+#else
+static void test_cpuidle_poll_state_init(struct cpuidle_driver *drv)
+{
+	cpuidle_poll_state_init(drv);
+}
+#endif
+
+/* The polling state, logged. */
 static int test_cpuidle_poll(struct cpuidle_device *dev,
 			     struct cpuidle_driver *drv, int index)
 {
@@ -266,7 +344,7 @@ static int build_table(struct cpuidle_driver *drv)
 		return -EINVAL;
 	}
 	if (poll) {
-		cpuidle_poll_state_init(drv);
+		test_cpuidle_poll_state_init(drv);
 		drv->states[0].power_usage = mw;
 		if (log_len) {
 			poll_enter = drv->states[0].enter;
