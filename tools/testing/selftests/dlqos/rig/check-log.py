@@ -202,9 +202,9 @@ class Log:
             self.results.append((name, status, why, leaf))
         self._close(blocks, 0)
         for n, line, stamp in reports:
-            why = [w for b, e, w in windows
-                   if LATENESS.search(line) and stamp is not None and
-                   b <= stamp <= e]
+            why = []
+            if LATENESS.search(line) and stamp is not None:
+                why = [w for b, e, w in windows if b <= stamp <= e]
             if why:
                 self.excused.append("%d: %s (%s)" % (n, line, why[0]))
             else:
