@@ -158,7 +158,10 @@ ARM64_DEPS	:= gcc-aarch64-linux-gnu qemu-system-arm device-tree-compiler \
 ARM64_DEBS	:= busybox-static rt-tests
 ARM64_ROOT	:= $(BUILD)/debs-arm64/root
 
-QEMU_APPEND	= console=$(CONSOLE) panic=-1 loglevel=$(LOGLEVEL) \
+# log_buf_len: the dmesg dump after the tests must hold the whole run (the
+# phases of allowed lateness are marked at notice level, off the console);
+# tinyconfig's 128 KiB lost the first minutes of every run.
+QEMU_APPEND	= console=$(CONSOLE) panic=-1 loglevel=$(LOGLEVEL) log_buf_len=4M \
 		   rig.mode=$(MODE) rig.idle_table=$(IDLE_TABLE) rig.icount=$(ICOUNT) \
 		   rig.debug=$(DEBUG) rig.rt=$(RT) \
 		   $(if $(TESTS),rig.tests=$(subst $(space),$(,),$(strip $(TESTS)))) \

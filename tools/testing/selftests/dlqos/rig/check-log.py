@@ -115,6 +115,7 @@ class Log:
         self.banner = None
         self.splats = []
         self.excused = []
+        self.dump_start = None	# stamp of the dmesg dump's first record
         self._parse(lines)
 
     def _close(self, blocks, d):
@@ -158,6 +159,8 @@ class Log:
             if line.startswith("--- dmesg ---"):
                 in_tap = False
             if not in_tap:
+                if self.dump_start is None and stamp is not None:
+                    self.dump_start = stamp
                 continue
             d, rest = depth(line)
             if VERSION.match(rest):
@@ -311,6 +314,17 @@ def check(log, manifest, tags, tests):
         failed += 1
         out.append("FAIL  rig: the kselftest runner exited with %d" %
                    log.runner_exit)
+    # The phases of allowed lateness are marked at notice level, which the
+    # console does not print: only the dump has them.  A dump that does not
+    # begin at boot lost records, and a report could be excused or missed.
+    if log.dump_start is None:
+        failed += 1
+        out.append("FAIL  rig: no dmesg dump after the tests")
+    elif log.dump_start != 0.0:
+        failed += 1
+        out.append("FAIL  rig: the dmesg dump begins at %.6f s, not at boot: "
+                   "the kernel log buffer overflowed (log_buf_len)" %
+                   log.dump_start)
     out.extend("NOTE  rig: excused, lateness allowed there: %s" % s
                for s in log.excused)
     if log.splats:
@@ -459,6 +473,14 @@ ST_CASES += [
          "WARNING: CPU: 0 PID: 1 at kernel/sched/deadline.c:1 f+0x0/0x1") +
          "DLQOS-RIG-DONE"),
      {"x86_64"}, [], ": [    2.500000] WARNING: CPU: 0"),
+    ("a dmesg dump that lost its beginning fails",
+     ST_CLEAN.replace("[    0.000000] Linux version 6.12",
+                      "[    2.000000] dlqos-rig: lateness allowed end: x"),
+     {"x86_64"}, [], "the dmesg dump begins at 2.000000 s, not at boot"),
+    ("a log without a dmesg dump fails",
+     ST_CLEAN.replace("--- dmesg ---\n[    0.000000] Linux version 6.12\n",
+                      ""),
+     {"x86_64"}, [], "no dmesg dump after the tests"),
 ]
 ST_SPLATS = [
     "sched: DL replenish lagged too much",
@@ -478,8 +500,9 @@ def selftest():
     cases = list(ST_CASES)
     for s in ST_SPLATS:
         cases.append(("a report fails: %s" % s[:40],
-                      ST_CLEAN.replace("[    0.000000] Linux version 6.12",
-                                       "[    1.000000] " + s),
+                      ST_CLEAN.replace("DLQOS-RIG-DONE",
+                                       "[    1.000000] " + s +
+                                       "\nDLQOS-RIG-DONE"),
                       {"x86_64"}, [], ": [    1.000000] " + s))
     out = []
     for name, text, tags, tests, expect in cases:
