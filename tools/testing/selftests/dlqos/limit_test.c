@@ -499,6 +499,88 @@ TEST_F(limit, partition_busy)
 	check_limit(_metadata, m);
 }
 
+/* The partition's state ("root", "root invalid (...)", ...), into @buf. */
+static int partition_state(char *buf, size_t len)
+{
+	return read_file(PARTITION "/cpuset.cpus.partition", buf, len);
+}
+
+/*
+ * The only CPU of a partition with a deadline task admitted cannot go
+ * offline: the kernel keeps a CPU for a root domain's deadline bandwidth
+ * (-EBUSY).  Nothing changes: the CPU stays online, the partition valid,
+ * each domain's limit the model's; and the task released, its domain has
+ * no limit left.
+ */
+TEST_F(limit, partition_cpu_offline_refused)
+{
+	struct model *m = &self->m;
+	char buf[128], why[128];
+
+	if (model_partition(m, why, sizeof(why)))
+		SKIP(return, "%s", why);
+	ASSERT_EQ(0, admit(m, 30 * MS, 100 * MS, 100 * MS, DL_CHILD_BLOCK));
+	ASSERT_EQ(0, admit_in_partition(m, 20 * MS, 50 * MS, 100 * MS));
+	check_limit(_metadata, m);
+	EXPECT_EQ(-EBUSY, set_cpu_online(m->part_cpu, 0));
+	ASSERT_EQ(1, cpu_online(m->part_cpu));
+	ASSERT_EQ(0, partition_state(buf, sizeof(buf)));
+	EXPECT_STREQ("root", buf);
+	check_limit(_metadata, m);
+	dl_children_stop(&m->c[m->n - 1], 1);
+	check_limit(_metadata, m);
+}
+
+/*
+ * The only CPU of a partition without deadline tasks goes offline, while a
+ * task is admitted in the other domain, and comes back.  A partition with
+ * no task stays valid without a CPU online (cgroup-v2.rst), but the root
+ * domains are rebuilt from the active CPUs: one domain, on the CPUs left,
+ * with the model's limit, and no request on the offline CPU.  Back online,
+ * the partition is a root domain of its own again, with no limit, and a
+ * task admitted there gets its domain's limit.  (With a task in the
+ * partition the kernel refuses: partition_cpu_offline_refused.)
+ *
+ * 6.12.y refuses the offline: its check runs after the CPU left the active
+ * mask, against the partition's zero capacity, and counts the CPU's own
+ * fair server (upstream d4742f6ed7ea and 53916d5fd3c0, dropped from the
+ * 6.12.y queue with the suspend regression they caused there).
+ */
+TEST_F(limit, partition_cpu_offline)
+{
+	struct model *m = &self->m;
+	char buf[128], why[128];
+	int ret;
+
+	if (model_partition(m, why, sizeof(why)))
+		SKIP(return, "%s", why);
+	ASSERT_EQ(0, admit(m, 30 * MS, 100 * MS, 100 * MS, DL_CHILD_BLOCK));
+	check_limit(_metadata, m);
+	ret = set_cpu_online(m->part_cpu, 0);
+	if (ret == -EBUSY)
+		SKIP(return, "%s",
+		     "the kernel keeps a 1-CPU partition's CPU online without deadline tasks (its fair server counts)");
+	ASSERT_EQ(0, ret);
+	ASSERT_EQ(0, cpu_online(m->part_cpu));
+	ASSERT_EQ(0, partition_state(buf, sizeof(buf)));
+	EXPECT_STREQ("root", buf);
+	ASSERT_EQ(0, read_file(PARTITION "/cpuset.cpus.effective", buf,
+			       sizeof(buf)));
+	EXPECT_STREQ("", buf);
+	model_one_domain(m);
+	check_limit(_metadata, m);
+
+	ASSERT_EQ(0, set_cpu_online(m->part_cpu, 1));
+	ASSERT_EQ(0, partition_state(buf, sizeof(buf)));
+	EXPECT_STREQ("root", buf);
+	m->domains = 2;
+	check_limit(_metadata, m);
+	ASSERT_EQ(0, admit_in_partition(m, 25 * MS, 50 * MS, 100 * MS));
+	check_limit(_metadata, m);
+	dl_children_stop(m->c, m->n);
+	check_limit(_metadata, m);
+}
+
 /* The limit_ns of every dl_idle_qos_limit event in the trace, into @ns. */
 static int trace_limits(uint64_t *ns, int max)
 {
