@@ -360,6 +360,85 @@ TEST_F(gov, zero_bound_polls)
 	EXPECT_EQ(0, d[1] + d[C1E] + d[C6]);
 }
 
+static int cmp_ll(const void *a, const void *b)
+{
+	long long x = *(const long long *)a, y = *(const long long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+#define SLEEPS		41
+
+/*
+ * The runtime charged to a deadline task across each of SLEEPS sleeps of
+ * 3 ms: its thread CPU time after the wakeup less before the sleep, the
+ * median into @median and the largest into @max (ns).
+ */
+static void charged_across_sleeps(struct __test_metadata *_metadata,
+				  long long *median, long long *max)
+{
+	long long v[SLEEPS], c0;
+	int i;
+
+	ASSERT_EQ(0, set_deadline(0, 2 * MS, 10 * MS, 10 * MS));
+	for (i = 0; i < SLEEPS; i++) {
+		c0 = now_ns(CLOCK_THREAD_CPUTIME_ID);
+		sleep_until(CLOCK_MONOTONIC, now_ns(CLOCK_MONOTONIC) + 3 * MS);
+		v[i] = now_ns(CLOCK_THREAD_CPUTIME_ID) - c0;
+	}
+	ASSERT_EQ(0, set_other(0));
+	qsort(v, SLEEPS, sizeof(v[0]), cmp_ll);
+	*median = v[SLEEPS / 2];
+	*max = v[SLEEPS - 1];
+}
+
+/*
+ * A deadline task woken on an idle CPU is charged runtime only from the
+ * moment it runs, not for the idle state's exit.  The test driver takes
+ * the wakeup interrupt before it spins the exit latency (HLT on x86), as
+ * the time after the wakeup that the idle task spends leaving idle
+ * (cpuidle, the tick, softirqs) before it schedules: if the scheduler
+ * skips its clock update for that switch, the task's runtime pays for it.
+ * Charged across a sleep, polling (no exit latency) and with C6 the only
+ * state (290 us), the medians must differ by less than half of C6's exit
+ * latency; the task's own work, the same both ways, cancels out.
+ */
+TEST_F(gov, idle_exit_not_charged)
+{
+	long long poll_med, poll_max, c6_med, c6_max, before, after, lat;
+	int32_t zero = 0;
+	int fd, s;
+
+	if (self->driver[0])
+		SKIP(return, "%s: QEMU does not emulate the states' exit latency",
+		     self->driver);
+	if (!getenv("DLQOS_ICOUNT"))
+		SKIP(return, "timing assertions need the guest run with -icount (ICOUNT=1)");
+	lat = state_ll(0, C6, "latency") * 1000;
+	ASSERT_EQ(0, set_governor("menu"));
+	ASSERT_EQ(0, write_file(SYSCTL, "0"));
+
+	fd = open("/dev/cpu_dma_latency", O_WRONLY);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(sizeof(zero), write(fd, &zero, sizeof(zero)));
+	charged_across_sleeps(_metadata, &poll_med, &poll_max);
+	close(fd);
+
+	for (s = 0; s < C6; s++)
+		ASSERT_EQ(0, set_state_disabled(s, 1));
+	before = state_sum(C6, "usage");
+	charged_across_sleeps(_metadata, &c6_med, &c6_max);
+	after = state_sum(C6, "usage");
+	enable_all_states();
+
+	TH_LOG("charged across a sleep (ns): polling median %lld max %lld",
+	       poll_med, poll_max);
+	TH_LOG("from C6 (%lld entries, exit latency %lld): median %lld max %lld",
+	       after - before, lat, c6_med, c6_max);
+	EXPECT_GE(after - before, SLEEPS / 2);
+	EXPECT_LT(c6_med - poll_med, lat / 2);
+}
+
 /*
  * A periodic deadline task whose jobs check their completion against
  * their absolute deadline: WORK_US of work, a runtime 100 us above it and
@@ -451,6 +530,69 @@ TEST_F(gov, deadline_misses)
 	lateness_allowed(0, "governor_test: menu with the limit off must miss");
 	EXPECT_GE(jobs, 150);
 	EXPECT_GT(misses, jobs / 2);
+}
+
+/*
+ * make bench's light workload (spr: runtime 500 us, work 400 us every 5 ms,
+ * and 1000 us, 800 us every 10 ms) under dlqos with the limit published,
+ * for 2 s: dl_bench's jobs, each against its own (the kernel's) release,
+ * miss no deadline and lose no period (a job that overran its runtime and
+ * was throttled pushes every later release of its task a period or more).
+ * The limit, 4.5 ms (the first task's slack; rule 2 allows 5.3 ms), lets
+ * the CPUs enter C6: a job may start 290 us late, and its runtime must
+ * still cover its work, with 100 us and 200 us to spare.
+ */
+TEST_F(gov, light_workload)
+{
+	long long c, d, p, w, rel, start, fin;
+	long long dl[2] = { 0 }, period[2] = { 0 }, last[2] = { -1, -1 };
+	long jobs = 0, misses = 0, slips = 0, gap;
+	char cmd[256], line[256];
+	int task, cpu;
+	FILE *f;
+
+	if (self->driver[0])
+		SKIP(return, "%s: QEMU does not emulate the states' exit latency",
+		     self->driver);
+	if (!getenv("DLQOS_ICOUNT"))
+		SKIP(return, "timing assertions need the guest run with -icount (ICOUNT=1)");
+	ASSERT_EQ(0, set_governor("dlqos"));
+	snprintf(cmd, sizeof(cmd),
+		 "%s/dl_bench 2 500:5000:5000:400 1000:10000:10000:800:2000",
+		 getenv("DLQOS_DIR") ? getenv("DLQOS_DIR") : ".");
+	f = popen(cmd, "r");
+	ASSERT_NE(NULL, f);
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "T %d %lld %lld %lld %lld", &task, &c, &d, &p,
+			   &w) == 5 && task >= 0 && task < 2) {
+			dl[task] = d;
+			period[task] = p;
+		} else if (sscanf(line, "J %d %d %lld %lld %lld", &task, &cpu,
+				  &rel, &start, &fin) == 5 && task >= 0 &&
+			   task < 2 && period[task]) {
+			jobs++;
+			if (fin > rel + dl[task]) {
+				misses++;
+				TH_LOG("task %d: job of %lld ns late by %lld ns",
+				       task, rel, fin - rel - dl[task]);
+			}
+			gap = last[task] < 0 ? 1 :
+			      (rel - last[task] + period[task] / 2) / period[task];
+			if (gap > 1) {
+				slips += gap - 1;
+				TH_LOG("task %d: %ld period(s) lost before %lld ns",
+				       task, gap - 1, rel);
+			}
+			last[task] = rel;
+		}
+	}
+	ASSERT_EQ(0, pclose(f));
+	TH_LOG("light workload: %ld jobs, %ld misses, %ld slips", jobs, misses,
+	       slips);
+	/* 2 s: 400 jobs of the first task, 200 of the second, give or take. */
+	EXPECT_GE(jobs, 590);
+	EXPECT_EQ(0, misses);
+	EXPECT_EQ(0, slips);
 }
 
 TEST_HARNESS_MAIN
