@@ -24,6 +24,15 @@
  * start_ns on CPU cpu and completed at finish_ns.  The release of job 0 is
  * the time just before sched_setattr(), which may precede the kernel's by
  * the duration of the call (a few microseconds).
+ *
+ * The release of every later job is the kernel's: the replenishment that
+ * ends a throttle moves the deadline by whole periods, so the kernel
+ * releases jobs on the grid t + m * PERIOD, and a job that overran its
+ * runtime pushes every later one a period (or more) further.  The thread
+ * wakes after that release, by less than a period: its release is the
+ * last grid point before it started.  Counted against its own release, a
+ * job is late only if it is; the lost periods show as gaps of more than
+ * one period between releases ("slips").
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -84,7 +93,7 @@ static void calibrate(void)
 static void *task_main(void *arg)
 {
 	struct task *t = arg;
-	uint64_t loops = t->work / ns_per_loop, t0;
+	uint64_t loops = t->work / ns_per_loop, t0, m, next = 0;
 	struct job *j;
 
 	pthread_barrier_wait(&barrier);
@@ -96,8 +105,13 @@ static void *task_main(void *arg)
 		return NULL;
 	while (!__atomic_load_n(&stop, __ATOMIC_RELAXED) && t->nr_jobs < t->max_jobs) {
 		j = &t->jobs[t->nr_jobs];
-		j->release = t0 + t->nr_jobs * t->period;
 		j->start = now_ns(CLOCK_MONOTONIC);
+		/* The last grid point before the start, and not before next. */
+		m = (j->start - t0) / t->period;
+		if (m < next)
+			m = next;
+		j->release = t0 + m * t->period;
+		next = m + 1;
 		j->cpu = sched_getcpu();
 		spin(loops);
 		j->finish = now_ns(CLOCK_MONOTONIC);

@@ -9,9 +9,15 @@ OUTDIR/energy.md (markdown table), OUTDIR/energy.dat and OUTDIR/energy.gp
 
 Per cell (idle table, workload, policy):
 
-- deadline misses: jobs that completed after release + D; wakeup latency:
-  start - release of every job but the first of each task (its release is
-  the sched_setattr() call), worst and 99th percentile;
+- deadline misses: jobs that completed after their own release + D, the
+  release being the kernel's (dl_bench: the last point of the task's
+  period grid before the job started); slips: periods lost between two
+  jobs (a release more than one period after the previous one, as after
+  a job that overran its runtime and was throttled), so that one overrun
+  counts as one miss and one slip, not as a miss of every later job;
+  wakeup latency: start - release of every job but the first of each
+  task (its release is the sched_setattr() call), worst and 99th
+  percentile;
 - residency: share of the idle time spent in each state (sysfs "time"
   counters, summed over the CPUs);
 - idle energy, by the model of the Benchmarks section of
@@ -140,20 +146,32 @@ def percentile(values, p):
     return v[min(len(v) - 1, int(math.ceil(p / 100.0 * len(v))) - 1)]
 
 
-def analyse(cell, model, cpus):
-    r = {"cell": cell}
-    # Jobs: misses and wakeup latency.
-    lat, misses, first = [], 0, {}
-    for task, cpu, rel, start, fin in cell.jobs:
-        deadline = cell.tasks[task][1]
+def count_jobs(tasks, jobs):
+    """Misses, slips and wakeup latencies of J lines.
+
+    tasks: task -> (C, D, P, W) ns; jobs: (task, cpu, release, start,
+    finish) in each task's job order.
+    """
+    lat, misses, slips, last = [], 0, 0, {}
+    for task, cpu, rel, start, fin in jobs:
+        deadline, period = tasks[task][1], tasks[task][2]
         if fin > rel + deadline:
             misses += 1
-        if task in first:
+        if task in last:
             lat.append(start - rel)
-        else:
-            first[task] = rel
+            # Whole periods between the releases, less the one expected.
+            slips += max(0, (rel - last[task] + period // 2) // period - 1)
+        last[task] = rel
+    return misses, slips, lat
+
+
+def analyse(cell, model, cpus):
+    r = {"cell": cell}
+    # Jobs: misses, slips and wakeup latency.
+    misses, slips, lat = count_jobs(cell.tasks, cell.jobs)
     r["jobs"] = len(cell.jobs) if cell.jobs else None
     r["misses"] = misses if cell.jobs else None
+    r["slips"] = slips if cell.jobs else None
     if cell.cd:
         r["jobs"] = sum(c[2] for c in cell.cd)
         r["worst"] = max(c[5] for c in cell.cd) * 1000
@@ -241,7 +259,43 @@ def fmt(v, spec="%d", none="-"):
     return none if v is None else spec % v
 
 
+# --selftest: J lines of one task (C 500 us, D = P 5 ms), by hand.
+ST_TASKS = {0: (500000, 5000000, 5000000, 400000)}
+ST_CASES = [
+    # (name, jobs, misses, slips)
+    ("every job on time", [(0, 0, 0, 300, 700), (0, 0, 5000000, 5000300,
+                                                 5000700)], 0, 0),
+    ("a job finished after its deadline",
+     [(0, 0, 0, 300, 700), (0, 0, 5000000, 5000300, 10000001)], 1, 0),
+    # Job 1 overran: throttled, it ended in the next period; the kernel
+    # released job 2 a period later than the grid, then on time again.
+    ("one overrun is one miss and one slip",
+     [(0, 0, 0, 300, 700), (0, 0, 5000000, 5306000, 10363000),
+      (0, 0, 15000000, 15000300, 15000700),
+      (0, 0, 20000000, 20000300, 20000700)], 1, 1),
+    ("two periods lost are two slips",
+     [(0, 0, 0, 300, 700), (0, 0, 15000000, 15000300, 15000700)], 0, 2),
+    ("a late wakeup is no slip",
+     [(0, 0, 0, 300, 700), (0, 0, 5000000, 9000000, 9400000)], 0, 0),
+]
+
+
+def selftest():
+    failed = 0
+    for n, (name, jobs, misses, slips) in enumerate(ST_CASES, 1):
+        got = count_jobs(ST_TASKS, jobs)[:2]
+        ok = got == (misses, slips)
+        failed += not ok
+        print("%s %d bench-energy: %s%s" % (
+            "ok" if ok else "not ok", n, name,
+            "" if ok else " (misses, slips %s, expected %s)" %
+            (got, (misses, slips))))
+    return failed
+
+
 def main():
+    if sys.argv[1:] == ["--selftest"]:
+        sys.exit(1 if selftest() else 0)
     if len(sys.argv) < 3:
         sys.exit("usage: bench-energy.py OUTDIR LOG...")
     out = sys.argv[1]
@@ -274,22 +328,24 @@ def main():
             for s in model.states)))
     md.append("")
     md.append("| table | workload | policy | limit us | jobs | misses | "
-              "p99 lat us | worst lat us | residency % (state 0..n) | "
+              "slips | p99 lat us | worst lat us | "
+              "residency % (state 0..n) | "
               "idle energy mJ | oracle mJ | % of oracle saving |")
-    md.append("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    md.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         c = r["cell"]
         res = " / ".join("%.0f" % r["residency"].get(s, 0)
                          for s in range(len(models[c.table].states)))
-        md.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %.1f | %.1f | %s |"
+        md.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %.1f | %.1f | %s |"
                   % (c.table, c.workload, c.policy, c.limit or "-",
-                     fmt(r["jobs"]), fmt(r["misses"]),
+                     fmt(r["jobs"]), fmt(r["misses"]), fmt(r["slips"]),
                      fmt(r["p99"] and r["p99"] / 1000.0, "%.0f"),
                      fmt(r["worst"] and r["worst"] / 1000.0, "%.0f"),
                      res, r["energy"] / 1e6, r["oracle"] / 1e6,
                      fmt(r["saving"], "%.1f")))
     md.append("")
-    md.append("Summary: % of the oracle's saving (deadline misses / jobs)")
+    md.append("Summary: % of the oracle's saving (deadline misses / jobs, "
+              "and slips if any)")
     md.append("")
     md.append("| table | workload | " + " | ".join(POLICIES) + " |")
     md.append("|---|---|" + "---|" * len(POLICIES))
@@ -309,6 +365,8 @@ def main():
                 continue
             miss = ("%d/%d" % (x["misses"], x["jobs"])
                     if x["misses"] is not None else "-")
+            if x.get("slips"):
+                miss += ", %d slips" % x["slips"]
             cols.append("%s (%s)" % (fmt(x["saving"], "%.0f"), miss))
         md.append("| %s | %s | %s |" % (key[0], key[1], " | ".join(cols)))
     md.append("")

@@ -42,7 +42,9 @@ make test runs it before every boot.
 
 --check-tests validates make test's TESTS against the manifest's programs.
 """
+import os
 import re
+import subprocess
 import sys
 
 # Kernel reports that fail a run, anywhere in the log.
@@ -516,6 +518,24 @@ def selftest():
     return out
 
 
+def bench_selftest():
+    """bench-energy.py's self-test: its counting of misses and slips."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                        "bench-energy.py")
+    r = subprocess.run([sys.executable, path, "--selftest"],
+                       capture_output=True, text=True)
+    out = []
+    for line in r.stdout.splitlines():
+        m = re.match(r"^(ok|not ok) [0-9]+ (.*)$", line)
+        if m:
+            out.append((m.group(1) == "ok", "rig: " + m.group(2),
+                        [] if m.group(1) == "ok" else [line]))
+    if not out or r.returncode != (0 if all(o[0] for o in out) else 1):
+        out.append((False, "rig: bench-energy --selftest (exit %d)" %
+                    r.returncode, r.stderr.splitlines()[-5:]))
+    return out
+
+
 def main(argv):
     args = {"--manifest": None, "--variant": "", "--tests": ""}
     files = []
@@ -564,7 +584,7 @@ def main(argv):
                                          set(args["--variant"].split()),
                                          args["--tests"].split())
     # The checker's own self-test: every defect it must catch, caught.
-    for ok, name, detail in selftest():
+    for ok, name, detail in selftest() + bench_selftest():
         out.append("%s  %s" % ("PASS" if ok else "FAIL", name))
         out.extend("#   " + line for line in detail)
         passed += ok
