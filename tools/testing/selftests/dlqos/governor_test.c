@@ -360,6 +360,25 @@ TEST_F(gov, zero_bound_polls)
 	EXPECT_EQ(0, d[1] + d[C1E] + d[C6]);
 }
 
+/*
+ * Whether the timing tests cannot run here, and why, into @why: a
+ * platform idle driver (QEMU does not emulate its exit latencies), or a
+ * guest without -icount.
+ */
+static bool no_timing(const char *driver, char *why, size_t len)
+{
+	if (driver[0])
+		snprintf(why, len,
+			 "%s: QEMU does not emulate the states' exit latency",
+			 driver);
+	else if (!getenv("DLQOS_ICOUNT"))
+		snprintf(why, len,
+			 "timing assertions need the guest run with -icount (ICOUNT=1)");
+	else
+		return false;
+	return true;
+}
+
 static int cmp_ll(const void *a, const void *b)
 {
 	long long x = *(const long long *)a, y = *(const long long *)b;
@@ -407,13 +426,11 @@ TEST_F(gov, idle_exit_not_charged)
 {
 	long long poll_med, poll_max, c6_med, c6_max, before, after, lat;
 	int32_t zero = 0;
+	char why[128];
 	int fd, s;
 
-	if (self->driver[0])
-		SKIP(return, "%s: QEMU does not emulate the states' exit latency",
-		     self->driver);
-	if (!getenv("DLQOS_ICOUNT"))
-		SKIP(return, "timing assertions need the guest run with -icount (ICOUNT=1)");
+	if (no_timing(self->driver, why, sizeof(why)))
+		SKIP(return, "%s", why);
 	lat = state_ll(0, C6, "latency") * 1000;
 	ASSERT_EQ(0, set_governor("menu"));
 	ASSERT_EQ(0, write_file(SYSCTL, "0"));
@@ -489,14 +506,12 @@ TEST_F(gov, deadline_misses)
 {
 	long jobs = 0, misses, worst = -1, slack, tried = 1000;
 	int32_t zero = 0;
+	char why[128];
 	bool fits = false;
 	int fd;
 
-	if (self->driver[0])
-		SKIP(return, "%s: QEMU does not emulate the states' exit latency",
-		     self->driver);
-	if (!getenv("DLQOS_ICOUNT"))
-		SKIP(return, "timing assertions need the guest run with -icount (ICOUNT=1)");
+	if (no_timing(self->driver, why, sizeof(why)))
+		SKIP(return, "%s", why);
 
 	ASSERT_EQ(0, set_governor("dlqos"));
 	ASSERT_EQ(0, write_file(SYSCTL, "0"));
@@ -547,15 +562,12 @@ TEST_F(gov, light_workload)
 	long long c, d, p, w, rel, start, fin;
 	long long dl[2] = { 0 }, period[2] = { 0 }, last[2] = { -1, -1 };
 	long jobs = 0, misses = 0, slips = 0, gap;
-	char cmd[256], line[256];
+	char cmd[256], line[256], why[128];
 	int task, cpu;
 	FILE *f;
 
-	if (self->driver[0])
-		SKIP(return, "%s: QEMU does not emulate the states' exit latency",
-		     self->driver);
-	if (!getenv("DLQOS_ICOUNT"))
-		SKIP(return, "timing assertions need the guest run with -icount (ICOUNT=1)");
+	if (no_timing(self->driver, why, sizeof(why)))
+		SKIP(return, "%s", why);
 	ASSERT_EQ(0, set_governor("dlqos"));
 	snprintf(cmd, sizeof(cmd),
 		 "%s/dl_bench 2 500:5000:5000:400 1000:10000:10000:800:2000",
