@@ -71,22 +71,20 @@
  * Rule 2 modes
  * ------------
  *
- * Rule 2 charges every job the exit latency, as if each wakeup landed on an
- * idle CPU and the time lost there were taken from the other reservations.
- * A job that starts late on a CPU that was idle anyway takes nothing from
- * another task, though: it only needs its own slack (rule 1), unless its
- * late start pushes other jobs queued behind it on that CPU.  So rule 2 has
- * two modes, set in /proc/sys/kernel/sched_dl_idle_qos_rule2:
+ * /proc/sys/kernel/sched_dl_idle_qos_rule2 selects what bounds L_d beside
+ * rule 1:
  *
- *  - "bandwidth" (default): L* = min(rule 1, rule 2), the inflated task set
- *    passes the admission test.  Safe for any task set the kernel admits.
- *  - "off": L* = rule 1.  Safe when an idle exit can only delay the job
- *    that woke the CPU: each deadline task has a CPU of its own (one task
- *    per CPU or per exclusive cpuset), or the jobs never wait for one
- *    another.  With several tasks sharing CPUs and little spare bandwidth,
- *    a late start can push the jobs behind it into a miss.
+ *  - "demand" (default): a root domain with one online CPU takes the
+ *    demand-bound rule, min over the deadline points t of (c * t - dbf(t)
+ *    - r * t), exact on one CPU under EDF; the others take rule 2.  The
+ *    proof, what it covers and what it does not, is in "The demand rule"
+ *    of Documentation/scheduler/sched-deadline-idle.rst.  A hook takes an
+ *    O(1) bound at once (dlq_demand_bound()); the exact value is computed
+ *    by the publication work (dlq_demand_work()).
+ *  - "bandwidth": L* = min(rule 1, rule 2) everywhere.
+ *  - "off": L* = rule 1.
  *
- * rule2_ns is computed in both modes (the state view shows it).
+ * rule2_ns is computed in every mode (the state view shows it).
  *
  * Fixed point and rounding
  * ------------------------
@@ -214,12 +212,28 @@
 enum dlq_rule2_mode {
 	DLQ_RULE2_OFF,
 	DLQ_RULE2_BANDWIDTH,
+	DLQ_RULE2_DEMAND,
 };
 
 static const char * const dlq_rule2_names[] = {
 	[DLQ_RULE2_OFF]		= "off",
 	[DLQ_RULE2_BANDWIDTH]	= "bandwidth",
+	[DLQ_RULE2_DEMAND]	= "demand",
 };
+
+static const char * const dlq_demand_names[] = {
+	[DL_IDLE_QOS_DEMAND_NA]		= "n/a",
+	[DL_IDLE_QOS_DEMAND_BOUND]	= "bound",
+	[DL_IDLE_QOS_DEMAND_EXACT]	= "exact",
+	[DL_IDLE_QOS_DEMAND_BUDGET]	= "budget",
+	[DL_IDLE_QOS_DEMAND_INFEASIBLE]	= "infeasible",
+};
+
+/*
+ * The exact demand-bound limit evaluates dbf() at most this many deadline
+ * points; beyond, the domain keeps the O(1) bound.
+ */
+#define DLQ_DEMAND_MAX_POINTS	100000
 
 /**
  * struct dl_idle_qos - the limit and what it is computed from
@@ -255,6 +269,8 @@ static const char * const dlq_rule2_names[] = {
  * @cpus_changed: a domain's target or a CPU's domain changed: the per-CPU
  *		requests are to be published again
  * @rule2_mode:	enum dlq_rule2_mode: whether rule 2 bounds the limits
+ * @demand_pending: a domain's exact demand-bound limit is to be computed
+ * @demand_token: the last token given to a demand computation
  */
 struct dl_idle_qos {
 	raw_spinlock_t		lock;
@@ -283,18 +299,21 @@ struct dl_idle_qos {
 	unsigned int		nr_traced;
 	bool			cpus_changed;
 	int			rule2_mode;
+	bool			demand_pending;
+	u64			demand_token;
 };
 
 static struct dl_idle_qos dlq = {
 	.lock		= __RAW_SPIN_LOCK_UNLOCKED(dlq.lock),
 	.live		= RB_ROOT_CACHED,
 	.stray		= RB_ROOT_CACHED,
-	.orphans	= { .slack_tree = RB_ROOT_CACHED },
+	.orphans	= { .slack_tree = RB_ROOT_CACHED,
+			    .deadline_tree = RB_ROOT_CACHED },
 	.rule1_ns	= DL_IDLE_QOS_NO_LIMIT,
 	.rule2_ns	= DL_IDLE_QOS_NO_LIMIT,
 	.limit_ns	= DL_IDLE_QOS_NO_LIMIT,
 	.target_us	= PM_QOS_DEFAULT_VALUE,
-	.rule2_mode	= DLQ_RULE2_BANDWIDTH,
+	.rule2_mode	= DLQ_RULE2_DEMAND,
 };
 
 /**
@@ -487,6 +506,126 @@ VISIBLE_IF_KUNIT s32 dl_idle_qos_target_us(u64 limit_ns)
 }
 EXPORT_SYMBOL_IF_KUNIT(dl_idle_qos_target_us);
 
+/* Powers of ten for the demand rule's horizon, in units of 10^-18. */
+#define DLQ_E18		1000000000000000000ULL
+#define DLQ_E12		((u128)1000000000000ULL)
+
+/* Min-heap of entity indices, keyed by their next absolute deadline. */
+static void dlq_heap_down(const struct dl_idle_qos_dbf *e, u32 *heap,
+			  unsigned int n, unsigned int i)
+{
+	for (;;) {
+		unsigned int l = 2 * i + 1, m = i;
+
+		if (l < n && e[heap[l]].next < e[heap[m]].next)
+			m = l;
+		if (l + 1 < n && e[heap[l + 1]].next < e[heap[m]].next)
+			m = l + 1;
+		if (m == i)
+			return;
+		swap(heap[i], heap[m]);
+		i = m;
+	}
+}
+
+/**
+ * dl_idle_qos_demand - the demand-bound limit of the entities of one CPU
+ * @e:		the entities (runtime <= deadline <= period, period > 0);
+ *		their @next fields are used as scratch
+ * @heap:	scratch space for @n indices
+ * @n:		number of entities, at least one
+ * @capacity:	the CPU's capacity c, SCHED_CAPACITY_SCALE for 1
+ * @reserve:	a bandwidth demanded linearly in time (BW_SHIFT fixed point),
+ *		the idle reservation
+ * @max_points:	the most deadline points to evaluate
+ * @limit:	receives the result, in ns
+ *
+ * Computes floor(min over t in T of (c * t - dbf(t) - @reserve * t)),
+ * where dbf(t) = sum of max(0, floor((t - D_i) / P_i) + 1) * C_i and T is
+ * the set of absolute deadlines D_i + k * P_i.  With S the smallest D_i -
+ * C_i and U = sum C_i / P_i + @reserve < c, every t >= H = (S + sum (P_i -
+ * D_i) * C_i / P_i) / (c - U) has c * t - dbf(t) - @reserve * t >= S, since
+ * dbf_i(t) <= (t + P_i - D_i) * C_i / P_i; and the value at the deadline
+ * D_k of the entity of slack S is at most S (c <= 1).  So the minimum over
+ * the points up to H, and S, is the minimum over T.  H is rounded up,
+ * every value is exact (u128/s128, in units of 2^-30 ns) and floored once.
+ *
+ * Return: 0 with *@limit set; -ERANGE when the minimum is negative (the set
+ * misses deadlines without any exit latency: dbf(t) > c * t); -E2BIG when
+ * there is no entity, U >= c or the points up to H are more than
+ * @max_points.
+ */
+VISIBLE_IF_KUNIT int dl_idle_qos_demand(struct dl_idle_qos_dbf *e, u32 *heap,
+					unsigned int n, unsigned long capacity,
+					u64 reserve, u64 max_points, u64 *limit)
+{
+	u128 used = (u128)reserve * (DL_IDLE_QOS_ONE >> BW_SHIFT);
+	u128 cap = (u128)capacity * (DL_IDLE_QOS_ONE >> SCHED_CAPACITY_SHIFT);
+	u128 over = 0, dbf = 0, horizon;
+	u64 slack = DL_IDLE_QOS_NO_LIMIT, spare, points = 0;
+	s128 val, min;
+	unsigned int i;
+
+	BUILD_BUG_ON(BW_SHIFT > 30 || SCHED_CAPACITY_SHIFT > 30);
+	if (!n)
+		return -E2BIG;
+	for (i = 0; i < n; i++) {
+		u64 r = e[i].runtime, p = e[i].period;
+
+		/* Not a constrained-deadline entity: no bound here. */
+		if (!p || r > e[i].deadline || e[i].deadline > p)
+			return -E2BIG;
+		used += dl_idle_qos_bandwidth(r, p);
+		/* ceil((P - D) * C / P) */
+		over += dl_idle_qos_div((u128)(p - e[i].deadline) * r + p - 1,
+					p, NULL);
+		slack = min(slack, e[i].deadline - r);
+	}
+	if (used >= cap)
+		return -E2BIG;
+	/* c - U in units of 10^-18, rounded down: H is rounded up. */
+	spare = dl_idle_qos_div(cap - used, DLQ_E12, NULL);
+	if (!spare)
+		return -E2BIG;
+	horizon = dl_idle_qos_div((over + slack) * DLQ_E18 +
+				  spare - 1, spare, NULL);
+	if (horizon >= S64_MAX)
+		return -E2BIG;
+	for (i = 0; i < n; i++) {
+		if (e[i].deadline <= horizon)
+			points += div64_u64((u64)horizon - e[i].deadline,
+					    e[i].period) + 1;
+		if (points > max_points)
+			return -E2BIG;
+		e[i].next = e[i].deadline;
+		heap[i] = i;
+	}
+	for (i = n / 2; i-- > 0;)
+		dlq_heap_down(e, heap, n, i);
+
+	min = (s128)slack << 30;
+	while (e[heap[0]].next <= horizon) {
+		u64 t = e[heap[0]].next;
+
+		/* Every job with its deadline at t, then the value at t. */
+		do {
+			dbf += e[heap[0]].runtime;
+			e[heap[0]].next += e[heap[0]].period;
+			dlq_heap_down(e, heap, n, 0);
+		} while (e[heap[0]].next == t);
+		val = (s128)(((u128)t * capacity) << (30 - SCHED_CAPACITY_SHIFT)) -
+		      (s128)(((u128)t * reserve) << (30 - BW_SHIFT)) -
+		      (s128)(dbf << 30);
+		if (val < 0)
+			return -ERANGE;
+		if (val < min)
+			min = val;
+	}
+	*limit = (u64)(min >> 30);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(dl_idle_qos_demand);
+
 /* ---- The sums and the limits ---- */
 
 static u64 dlq_slack(const struct dl_idle_qos_node *node)
@@ -498,6 +637,12 @@ static bool dlq_slack_less(struct rb_node *a, const struct rb_node *b)
 {
 	return dlq_slack(rb_entry(a, struct dl_idle_qos_node, slack_node)) <
 	       dlq_slack(rb_entry(b, struct dl_idle_qos_node, slack_node));
+}
+
+static bool dlq_deadline_less(struct rb_node *a, const struct rb_node *b)
+{
+	return rb_entry(a, struct dl_idle_qos_node, deadline_node)->deadline <
+	       rb_entry(b, struct dl_idle_qos_node, deadline_node)->deadline;
 }
 
 /* The smallest slack of a domain's tasks, DL_IDLE_QOS_NO_LIMIT with none. */
@@ -559,21 +704,99 @@ static void dlq_domain_capacity(struct dl_idle_qos_domain *d)
 					   dlq.rt_period);
 }
 
-/* A live domain's limit, with the stray tasks in it. */
-static void dlq_domain_compute(struct dl_idle_qos_domain *d)
+/*
+ * The entities of domain @d may demand more than when its demand_ns was
+ * computed: that value is no longer safe.
+ */
+static void dlq_demand_grew(struct dl_idle_qos_domain *d)
 {
+	d->demand_ok = false;
+	d->demand_grown++;
+}
+
+/*
+ * Whether the demand rule bounds live domain @d: one online CPU, on which
+ * EDF is exact, and only entities the proof covers (see "The demand rule"
+ * in Documentation/scheduler/sched-deadline-idle.rst).
+ */
+static bool dlq_demand_applies(const struct dl_idle_qos_domain *d)
+{
+	return dlq.rule2_mode == DLQ_RULE2_DEMAND && d->nr_cpus == 1 &&
+	       d->nr_tasks && !d->nr_reclaim && !dlq.stray_tasks;
+}
+
+/*
+ * The O(1) demand bound of a one-CPU domain: dbf(t) <= t * sum(C_i / D_i)
+ * for constrained deadlines, so c * t - dbf(t) - r * t >= D_min * (c -
+ * sum(C_i / D_i) - r) at every deadline point t >= D_min; 0 when that is
+ * not positive.  Rounded down.
+ */
+static u64 dlq_demand_bound(const struct dl_idle_qos_domain *d)
+{
+	struct rb_node *first = rb_first_cached(&d->deadline_tree);
+	u128 cap = (u128)d->cpu_capacity *
+		   (DL_IDLE_QOS_ONE >> SCHED_CAPACITY_SHIFT);
+	u128 used = d->density +
+		    (u128)dlq.reserve * (DL_IDLE_QOS_ONE >> BW_SHIFT);
+	u64 dmin;
+
+	if (!first || cap <= used)
+		return 0;
+	dmin = rb_entry(first, struct dl_idle_qos_node, deadline_node)->deadline;
+	return mul_u64_u64_div_u64(dmin, dl_idle_qos_div(cap - used, DLQ_E12,
+							 NULL), DLQ_E18);
+}
+
+/* The limit of a live domain from its rules, and its target. */
+static void dlq_domain_limit(struct dl_idle_qos_domain *d)
+{
+	u64 limit = min(d->rule1_ns, d->rule2_ns);
 	s32 target;
 
-	d->rule1_ns = min(dlq_domain_slack(d), dlq_stray_slack());
-	d->rule2_ns = dl_idle_qos_rule2(d->capacity, dlq_domain_reserved(d),
-					d->frequency + dlq.stray_frequency);
-	WRITE_ONCE(d->limit_ns, dlq.rule2_mode == DLQ_RULE2_OFF ? d->rule1_ns :
-				min(d->rule1_ns, d->rule2_ns));
-	target = dl_idle_qos_target_us(d->limit_ns);
+	if (dlq.rule2_mode == DLQ_RULE2_OFF)
+		limit = d->rule1_ns;
+	else if (d->demand_state != DL_IDLE_QOS_DEMAND_NA &&
+		 d->demand_state != DL_IDLE_QOS_DEMAND_INFEASIBLE)
+		limit = min(d->rule1_ns, d->demand_ns);
+	WRITE_ONCE(d->limit_ns, limit);
+	target = dl_idle_qos_target_us(limit);
 	if (target != d->target_us) {
 		d->target_us = target;
 		dlq.cpus_changed = true;
 	}
+}
+
+/*
+ * A live domain's limit, with the stray tasks in it, after a change.  In
+ * demand mode a one-CPU domain takes the O(1) bound at once, or keeps its
+ * value when nothing was added (the old value stays safe when demand only
+ * went down), and asks for the exact value (dlq_demand_work()).
+ */
+static void dlq_domain_compute(struct dl_idle_qos_domain *d)
+{
+	d->rule1_ns = min(dlq_domain_slack(d), dlq_stray_slack());
+	d->rule2_ns = dl_idle_qos_rule2(d->capacity, dlq_domain_reserved(d),
+					d->frequency + dlq.stray_frequency);
+	d->demand_gen++;
+	if (dlq_demand_applies(d)) {
+		u64 bound = dlq_demand_bound(d);
+
+		if (!d->demand_ok || d->demand_state ==
+				     DL_IDLE_QOS_DEMAND_INFEASIBLE)
+			d->demand_ns = bound;
+		else
+			d->demand_ns = max(d->demand_ns, bound);
+		d->demand_ok = true;
+		d->demand_state = DL_IDLE_QOS_DEMAND_BOUND;
+		d->demand_pending = true;
+		dlq.demand_pending = true;
+	} else {
+		d->demand_ok = false;
+		d->demand_state = DL_IDLE_QOS_DEMAND_NA;
+		d->demand_ns = DL_IDLE_QOS_NO_LIMIT;
+		d->demand_pending = false;
+	}
+	dlq_domain_limit(d);
 }
 
 /*
@@ -635,6 +858,8 @@ static void dlq_recompute_live(void)
 	while ((node = rb_first_cached(&dlq.live))) {
 		rb_erase_cached(node, &dlq.live);
 		dlq_domain_capacity(dlq_domain_of(node));
+		/* The mode or the idle reservation may have changed. */
+		dlq_demand_grew(dlq_domain_of(node));
 		dlq_domain_compute(dlq_domain_of(node));
 		rb_add_cached(node, &live, dlq_live_less);
 	}
@@ -654,9 +879,14 @@ static void dlq_link_task(struct dl_idle_qos_node *node,
 
 	bw = dlq_terms(node->runtime, node->period, &frequency);
 	rb_add_cached(&node->slack_node, &d->slack_tree, dlq_slack_less);
+	rb_add_cached(&node->deadline_node, &d->deadline_tree,
+		      dlq_deadline_less);
 	d->nr_tasks++;
+	d->nr_reclaim += node->reclaim;
 	d->task_bw += bw;
 	d->frequency += frequency;
+	d->density += dl_idle_qos_bandwidth(node->runtime, node->deadline);
+	dlq_demand_grew(d);
 	dlq.nr_tasks++;
 	dlq.task_bw += bw;
 	dlq.frequency += frequency;
@@ -674,9 +904,13 @@ static void dlq_unlink_task(struct dl_idle_qos_node *node)
 	bw = dlq_terms(node->runtime, node->period, &frequency);
 	rb_erase_cached(&node->slack_node, &d->slack_tree);
 	RB_CLEAR_NODE(&node->slack_node);
+	rb_erase_cached(&node->deadline_node, &d->deadline_tree);
+	RB_CLEAR_NODE(&node->deadline_node);
 	d->nr_tasks--;
+	d->nr_reclaim -= node->reclaim;
 	d->task_bw -= bw;
 	d->frequency -= frequency;
+	d->density -= dl_idle_qos_bandwidth(node->runtime, node->deadline);
 	dlq.nr_tasks--;
 	dlq.task_bw -= bw;
 	dlq.frequency -= frequency;
@@ -721,6 +955,11 @@ static void dlq_add_server(struct dl_idle_qos_node *node,
 	bw = dl_idle_qos_bandwidth(node->runtime, node->period);
 	dlq_unqueue(d);
 	d->server_bw += bw;
+	d->density += dl_idle_qos_bandwidth(node->runtime, node->deadline);
+	d->nr_servers++;
+	rb_add_cached(&node->deadline_node, &d->deadline_tree,
+		      dlq_deadline_less);
+	dlq_demand_grew(d);
 	dlq_queue(d);
 	dlq.server_bw += bw;
 	node->kind = DL_IDLE_QOS_SERVER;
@@ -739,6 +978,10 @@ static void dlq_remove_server(struct dl_idle_qos_node *node)
 	bw = dl_idle_qos_bandwidth(node->runtime, node->period);
 	dlq_unqueue(d);
 	d->server_bw -= bw;
+	d->density -= dl_idle_qos_bandwidth(node->runtime, node->deadline);
+	d->nr_servers--;
+	rb_erase_cached(&node->deadline_node, &d->deadline_tree);
+	RB_CLEAR_NODE(&node->deadline_node);
 	dlq_queue(d);
 	dlq.server_bw -= bw;
 	node->kind = DL_IDLE_QOS_NONE;
@@ -811,6 +1054,8 @@ static bool dlq_update_limit(void)
 	}
 	target = dl_idle_qos_target_us(limit);
 
+	/* A domain's exact demand-bound limit is to be computed: kick. */
+	cpus |= dlq.demand_pending;
 	if (rule1 == dlq.rule1_ns && rule2 == dlq.rule2_ns &&
 	    limit == dlq.limit_ns && dlq.nr_tasks == dlq.nr_traced)
 		return cpus;
@@ -906,12 +1151,124 @@ static void dlq_publish(void)
 	dlq_published = target;
 }
 
-static void dlq_publish_workfn(struct work_struct *work)
+static void dlq_publish_workfn(struct work_struct *work);
+static DECLARE_WORK(dlq_publish_work, dlq_publish_workfn);
+
+/*
+ * Compute the exact demand-bound limit of the one-CPU domains that ask for
+ * it, outside the scheduler's locks.  A snapshot of a domain's entities is
+ * taken under dlq.lock, the minimum computed without it, and installed if
+ * nothing was added to the domain meanwhile: until then the domain keeps
+ * its O(1) bound, which is safe on its own.  If only demand was removed,
+ * the snapshot's value is still safe and is taken if larger.  Process
+ * context.
+ */
+static void dlq_demand_work(void)
 {
-	dlq_publish();
+	struct dl_idle_qos_dbf *e = NULL;
+	unsigned int size = 0, rounds;
+	unsigned long flags;
+	u32 *heap = NULL;
+
+	for (rounds = 0; rounds < 64; rounds++) {
+		struct dl_idle_qos_domain *d = NULL;
+		struct rb_node *node;
+		u64 gen, grown, token, reserve, limit = 0;
+		unsigned long capacity;
+		unsigned int n, i = 0;
+		int ret;
+
+		raw_spin_lock_irqsave(&dlq.lock, flags);
+		for (node = rb_first_cached(&dlq.live); node; node = rb_next(node)) {
+			if (dlq_domain_of(node)->demand_pending) {
+				d = dlq_domain_of(node);
+				break;
+			}
+		}
+		if (!d) {
+			dlq.demand_pending = false;
+			raw_spin_unlock_irqrestore(&dlq.lock, flags);
+			break;
+		}
+		n = d->nr_tasks + d->nr_servers;
+		if (n > size) {
+			raw_spin_unlock_irqrestore(&dlq.lock, flags);
+			kvfree(e);
+			kvfree(heap);
+			size = n + 16;
+			e = kvmalloc_array(size, sizeof(*e), GFP_KERNEL);
+			heap = kvmalloc_array(size, sizeof(*heap), GFP_KERNEL);
+			if (!e || !heap)
+				break;
+			continue;
+		}
+		for (node = rb_first_cached(&d->deadline_tree); node && i < n;
+		     node = rb_next(node), i++) {
+			struct dl_idle_qos_node *en;
+
+			en = rb_entry(node, struct dl_idle_qos_node,
+				      deadline_node);
+			e[i].runtime = en->runtime;
+			e[i].deadline = en->deadline;
+			e[i].period = en->period;
+		}
+		/* The tree holds the counted entities; if not, keep the bound. */
+		if (WARN_ON_ONCE(node || i != n)) {
+			d->demand_pending = false;
+			raw_spin_unlock_irqrestore(&dlq.lock, flags);
+			continue;
+		}
+		d->demand_pending = false;
+		gen = d->demand_gen;
+		grown = d->demand_grown;
+		token = ++dlq.demand_token;
+		d->demand_token = token;
+		capacity = d->cpu_capacity;
+		reserve = dlq.reserve;
+		raw_spin_unlock_irqrestore(&dlq.lock, flags);
+
+		ret = dl_idle_qos_demand(e, heap, n, capacity, reserve,
+					 DLQ_DEMAND_MAX_POINTS, &limit);
+
+		raw_spin_lock_irqsave(&dlq.lock, flags);
+		/* @d may be gone: compare pointers before looking at it. */
+		for (node = rb_first_cached(&dlq.live); node; node = rb_next(node))
+			if (dlq_domain_of(node) == d)
+				break;
+		if (node && d->demand_token == token && d->demand_ok &&
+		    d->demand_grown == grown && dlq_demand_applies(d)) {
+			bool exact = d->demand_gen == gen;
+
+			rb_erase_cached(&d->node, &dlq.live);
+			if (!ret) {
+				d->demand_ns = max(d->demand_ns, limit);
+				if (exact)
+					d->demand_state = DL_IDLE_QOS_DEMAND_EXACT;
+			} else if (exact) {
+				d->demand_state = ret == -ERANGE ?
+						  DL_IDLE_QOS_DEMAND_INFEASIBLE :
+						  DL_IDLE_QOS_DEMAND_BUDGET;
+				if (ret == -ERANGE)
+					d->demand_ns = 0;
+			}
+			dlq_domain_limit(d);
+			rb_add_cached(&d->node, &dlq.live, dlq_live_less);
+			dlq_update_limit();
+		}
+		raw_spin_unlock_irqrestore(&dlq.lock, flags);
+	}
+	kvfree(e);
+	kvfree(heap);
+	/* Domains left for later, or an allocation failed: try again. */
+	if (READ_ONCE(dlq.demand_pending) && READ_ONCE(dlq_ready))
+		queue_work(system_highpri_wq, &dlq_publish_work);
 }
 
-static DECLARE_WORK(dlq_publish_work, dlq_publish_workfn);
+static void dlq_publish_workfn(struct work_struct *work)
+{
+	dlq_demand_work();
+	dlq_publish();
+}
 
 static void dlq_irq_workfn(struct irq_work *work)
 {
@@ -944,6 +1301,7 @@ void dl_idle_qos_init_entity(struct sched_dl_entity *dl_se)
 {
 	memset(&dl_se->idle_qos, 0, sizeof(dl_se->idle_qos));
 	RB_CLEAR_NODE(&dl_se->idle_qos.slack_node);
+	RB_CLEAR_NODE(&dl_se->idle_qos.deadline_node);
 }
 
 /**
@@ -982,6 +1340,7 @@ void dl_idle_qos_task_admit(struct sched_dl_entity *dl_se)
 	node->runtime = dl_se->dl_runtime;
 	node->deadline = dl_se->dl_deadline;
 	node->period = dl_se->dl_period;
+	node->reclaim = !!(dl_se->flags & SCHED_FLAG_RECLAIM);
 	dlq_link_task(node, d);
 	dlq_queue(d);
 	publish = dlq_update_limit();
@@ -1079,12 +1438,20 @@ void dl_idle_qos_domain_free(struct root_domain *rd)
 		rb_add_cached(node, &o->slack_tree, dlq_slack_less);
 		rb_entry(node, struct dl_idle_qos_node, slack_node)->domain = o;
 	}
+	while ((node = rb_first_cached(&d->deadline_tree))) {
+		rb_erase_cached(node, &d->deadline_tree);
+		rb_add_cached(node, &o->deadline_tree, dlq_deadline_less);
+	}
 	o->nr_tasks += d->nr_tasks;
+	o->nr_reclaim += d->nr_reclaim;
 	o->frequency += d->frequency;
 	o->task_bw += d->task_bw;
+	o->density += d->density;
 	d->nr_tasks = 0;
+	d->nr_reclaim = 0;
 	d->frequency = 0;
 	d->task_bw = 0;
+	d->density = 0;
 	dlq_queue(o);
 	publish = dlq_update_limit();
 	raw_spin_unlock_irqrestore(&dlq.lock, flags);
@@ -1151,7 +1518,13 @@ void dl_idle_qos_cpu_online(int cpu)
 	dlq_domain_capacity(d);
 	dlq_queue(d);
 	dlq_remove_server(&server->idle_qos);
-	dlq_add_server(&server->idle_qos, server, d);
+	/*
+	 * At boot the runqueue goes online before fair_server_init(), which
+	 * clears the node: a server is accounted once it has parameters
+	 * (dl_idle_qos_server_update()).
+	 */
+	if (server->dl_period)
+		dlq_add_server(&server->idle_qos, server, d);
 	publish = dlq_update_limit();
 	raw_spin_unlock_irqrestore(&dlq.lock, flags);
 
@@ -1388,7 +1761,9 @@ static void dlq_print_domains(struct seq_file *m)
 			   dlq_ppb(d->capacity), dlq_ppb(dlq_domain_reserved(d)));
 		dlq_print_value(m, d->rule1_ns, " rule2_ns ");
 		dlq_print_value(m, d->rule2_ns, " limit_ns ");
-		dlq_print_value(m, d->limit_ns, "\n");
+		dlq_print_value(m, d->limit_ns, " demand_ns ");
+		dlq_print_value(m, d->demand_ns, " demand ");
+		seq_printf(m, "%s\n", dlq_demand_names[d->demand_state]);
 	}
 	for (node = rb_first_cached(&dlq.stray); node; node = rb_next(node)) {
 		struct dl_idle_qos_domain *d = dlq_domain_of(node);
@@ -1524,8 +1899,10 @@ static void dlq_set_rule2_mode(int mode)
 	raw_spin_unlock_irqrestore(&dlq.lock, flags);
 
 	/* Process context: publish now, the write returns with it done. */
-	if (publish && READ_ONCE(dlq_ready))
+	if (publish && READ_ONCE(dlq_ready)) {
+		dlq_demand_work();
 		dlq_publish();
+	}
 }
 
 /*
@@ -1586,6 +1963,7 @@ static int __init dl_idle_qos_init(void)
 	register_sysctl_init("kernel", dlq_sysctls);
 
 	WRITE_ONCE(dlq_ready, true);
+	dlq_demand_work();
 	dlq_publish();
 	return 0;
 }

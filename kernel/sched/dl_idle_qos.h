@@ -14,6 +14,20 @@
  */
 #define DL_IDLE_QOS_ONE	((u128)1000000000000000ULL * 1000000000000000ULL)
 
+/**
+ * struct dl_idle_qos_dbf - a deadline entity, for the demand-bound rule
+ * @runtime:	C, ns
+ * @deadline:	D, ns
+ * @period:	P, ns
+ * @next:	scratch: the next absolute deadline to evaluate
+ */
+struct dl_idle_qos_dbf {
+	u64	runtime;
+	u64	deadline;
+	u64	period;
+	u64	next;
+};
+
 #if IS_ENABLED(CONFIG_KUNIT)
 u128 dl_idle_qos_frequency(u64 period);
 u128 dl_idle_qos_div(u128 n, u128 d, u128 *rem);
@@ -22,6 +36,9 @@ u128 dl_idle_qos_capacity(unsigned long capacity, u64 rt_runtime,
 			  u64 rt_period);
 u64 dl_idle_qos_rule2(u128 capacity, u128 reserved, u128 frequency);
 s32 dl_idle_qos_target_us(u64 limit_ns);
+int dl_idle_qos_demand(struct dl_idle_qos_dbf *e, u32 *heap, unsigned int n,
+		       unsigned long capacity, u64 reserve, u64 max_points,
+		       u64 *limit);
 #endif
 
 #endif /* _KERNEL_SCHED_DL_IDLE_QOS_H */

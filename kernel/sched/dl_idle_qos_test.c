@@ -352,6 +352,98 @@ static void dlq_test_rounding(struct kunit *test)
 			PM_QOS_DEFAULT_VALUE);
 }
 
+/* The demand rule of a set of entities (runtime, deadline, period). */
+static int demand(struct kunit *test, const u64 (*set)[3], unsigned int n,
+		  unsigned long capacity, u64 reserve, u64 max_points,
+		  u64 *limit)
+{
+	struct dl_idle_qos_dbf *e;
+	unsigned int i;
+	u32 *heap;
+
+	e = kunit_kcalloc(test, n, sizeof(*e), GFP_KERNEL);
+	heap = kunit_kcalloc(test, n, sizeof(*heap), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	KUNIT_ASSERT_NOT_NULL(test, heap);
+	for (i = 0; i < n; i++) {
+		e[i].runtime = set[i][0];
+		e[i].deadline = set[i][1];
+		e[i].period = set[i][2];
+	}
+	return dl_idle_qos_demand(e, heap, n, capacity, reserve, max_points,
+				  limit);
+}
+
+/*
+ * Constrained deadlines: A (3, 5, 10) ms and B (1.5, 5, 10) ms on one CPU.
+ * At t = 5 ms both deadlines fall: dbf = 4.5 ms, c * t - dbf = 0.5 ms; at
+ * 15 ms, 15 - 9 = 6 ms, and it only grows.  L = 500000 ns, where rule 1
+ * gives 2 ms and rule 2 (1 - 0.45) / (200 / s) = 2.75 ms: both would let
+ * the synchronous release at t = 0 miss.  The horizon, (S + sum (P - D) *
+ * C / P) / (1 - U) = (2 + 2.25) / 0.55 = 7.7 ms, holds two points (A and B
+ * at 5 ms): a budget of one point is exceeded.  With B at 2 ms, dbf(5 ms)
+ * = 5 ms: L = 0, feasible; with B at 2.5 ms, 5.5 ms > 5 ms: infeasible.
+ */
+static void dlq_test_demand_constrained(struct kunit *test)
+{
+	u64 set[2][3] = { { 3 * MS, 5 * MS, 10 * MS },
+			  { 1500 * 1000, 5 * MS, 10 * MS } };
+	u64 l = 42;
+
+	KUNIT_EXPECT_EQ(test, demand(test, set, 2, CPUS(1), 0, 100000, &l), 0);
+	KUNIT_EXPECT_EQ(test, l, 500000);
+	KUNIT_EXPECT_EQ(test, demand(test, set, 2, CPUS(1), 0, 2, &l), 0);
+	KUNIT_EXPECT_EQ(test, demand(test, set, 2, CPUS(1), 0, 1, &l), -E2BIG);
+	set[1][0] = 2 * MS;
+	KUNIT_EXPECT_EQ(test, demand(test, set, 2, CPUS(1), 0, 100000, &l), 0);
+	KUNIT_EXPECT_EQ(test, l, 0);
+	set[1][0] = 2500 * 1000;
+	KUNIT_EXPECT_EQ(test, demand(test, set, 2, CPUS(1), 0, 100000, &l),
+			-ERANGE);
+}
+
+/*
+ * Capacity and the linear reservation.  Half a CPU, one task (1, 4, 4) ms:
+ * 0.5 * t - dbf(t) is 1 ms at 4 ms, 2 ms at 8 ms: L = 1 ms.  One CPU, a
+ * reservation of 2^17 / 2^20 = 0.125, one task (1, 10, 10) ms: 10 - 1 -
+ * 1.25 = 7.75 ms at 10 ms, 15.5 ms at 20 ms: L = 7.75 ms.  No spare
+ * bandwidth at all (one task 1 ms every 1 ms): no horizon, -E2BIG.
+ */
+static void dlq_test_demand_capacity(struct kunit *test)
+{
+	u64 small[1][3] = { { MS, 4 * MS, 4 * MS } };
+	u64 one[1][3] = { { MS, 10 * MS, 10 * MS } };
+	u64 full[1][3] = { { MS, MS, MS } };
+	u64 l = 42;
+
+	KUNIT_EXPECT_EQ(test, demand(test, small, 1, CPUS(1) / 2, 0, 100000,
+				     &l), 0);
+	KUNIT_EXPECT_EQ(test, l, MS);
+	KUNIT_EXPECT_EQ(test, demand(test, one, 1, CPUS(1), 1 << 17, 100000,
+				     &l), 0);
+	KUNIT_EXPECT_EQ(test, l, 7750000);
+	KUNIT_EXPECT_EQ(test, demand(test, full, 1, CPUS(1), 0, 100000, &l),
+			-E2BIG);
+}
+
+/*
+ * Rounding: the result is floored once.  One task (1 ms, P, P) with P = 3
+ * ms + 1 ns and a reservation of 2^-20: at P, 3000001 - 1000000 -
+ * 3000001 / 2^20 = 1999998.139 ns; at 2P 3999996.28.  L = 1999998.
+ * Without the reservation the value is an integer: 2000001.
+ */
+static void dlq_test_demand_rounding(struct kunit *test)
+{
+	const u64 p = 3 * MS + 1;
+	u64 set[1][3] = { { MS, p, p } };
+	u64 l = 42;
+
+	KUNIT_EXPECT_EQ(test, demand(test, set, 1, CPUS(1), 1, 100000, &l), 0);
+	KUNIT_EXPECT_EQ(test, l, 1999998);
+	KUNIT_EXPECT_EQ(test, demand(test, set, 1, CPUS(1), 0, 100000, &l), 0);
+	KUNIT_EXPECT_EQ(test, l, 2000001);
+}
+
 static struct kunit_case dl_idle_qos_test_cases[] = {
 	KUNIT_CASE(dlq_test_div),
 	KUNIT_CASE(dlq_test_frequency),
@@ -365,6 +457,9 @@ static struct kunit_case dl_idle_qos_test_cases[] = {
 	KUNIT_CASE(dlq_test_admission_off),
 	KUNIT_CASE(dlq_test_extremes),
 	KUNIT_CASE(dlq_test_rounding),
+	KUNIT_CASE(dlq_test_demand_constrained),
+	KUNIT_CASE(dlq_test_demand_capacity),
+	KUNIT_CASE(dlq_test_demand_rounding),
 	{}
 };
 

@@ -7,9 +7,10 @@
  *  - /proc/sys/kernel/sched_dl_idle_qos (0 or 1): garbage, out of range,
  *    negative, overlong, empty, several values, a NUL byte, a write at an
  *    offset;
- *  - /proc/sys/kernel/sched_dl_idle_qos_rule2 ("bandwidth" or "off"):
- *    other names, case, spaces, several names, overlong, empty, NUL bytes,
- *    a write at an offset;
+ *  - /proc/sys/kernel/sched_dl_idle_qos_rule2 ("off", "bandwidth" or
+ *    "demand"): other names, case, prefixes and extensions of the names,
+ *    spaces, several names, overlong, empty, NUL bytes, a write at an
+ *    offset;
  *  - /proc/sys/kernel/sched_dl_idle_reserve_us ("RUNTIME PERIOD"): one or
  *    three values, RUNTIME >= PERIOD, negative, garbage, overlong, empty,
  *    a NUL byte, a write at an offset (-EINVAL), and a reservation not
@@ -164,20 +165,61 @@ TEST(sysctl)
 	TH_LOG("%d bad inputs tried", tried);
 }
 
+/*
+ * The three names are accepted, alone, with or without one newline, and
+ * read back as written; anything else is refused, in the mode found and
+ * in "demand".  The mode found is restored (and read back).
+ */
 TEST(rule2_sysctl)
 {
 	static const char * const bad[] = {
 		"x", "Off", "OFF", "Bandwidth", "off ", " off", "\toff", "offx",
 		"of", "0", "1", "-1", "\n", "off\n\n", "off\nbandwidth",
 		"off bandwidth", "off,bandwidth", "bandwidthbandwidth",
+		"Demand", "DEMAND", "demand2", "demandx", "dem", "deman",
+		"demand\n\n", "demand ", " demand", "demand\ndemand",
+		"demand bandwidth", "bandwidth demand", "demanddemand",
+		"demand\r", "2",
 	};
+	static const char * const valid[] = {
+		"demand", "off\n", "bandwidth", "demand\n", "off",
+		"bandwidth\n",
+	};
+	char saved[16], buf[16], name[16], nul[16];
+	unsigned int i;
 
 	if (access(RULE2, W_OK))
 		SKIP(return, "no %s", RULE2);
+	ASSERT_EQ(0, read_file(RULE2, saved, sizeof(saved)));
 	expect_bad_writes(_metadata, RULE2, bad, ARRAY_SIZE(bad), "off", 'x');
 	/* One name, with or without a newline, is fine. */
-	EXPECT_EQ(0, write_file(RULE2, "bandwidth\n"));
-	TH_LOG("%d bad inputs tried", tried);
+	for (i = 0; i < ARRAY_SIZE(valid); i++) {
+		snprintf(name, sizeof(name), "%.*s",
+			 (int)strcspn(valid[i], "\n"), valid[i]);
+		EXPECT_EQ(0, write_file(RULE2, valid[i])) {
+			TH_LOG("refused \"%s\"", name);
+		}
+		ASSERT_EQ(0, read_file(RULE2, buf, sizeof(buf)));
+		EXPECT_STREQ(name, buf);
+	}
+	/* In mode "demand", refused as in the others; "demand" NUL, at 1. */
+	ASSERT_EQ(0, write_file(RULE2, "demand"));
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		expect_refused(_metadata, RULE2, bad[i], strlen(bad[i]), 0,
+			       einval, bad[i]);
+	memcpy(nul, "demand\0x", 8);
+	expect_refused(_metadata, RULE2, nul, 8, 0, einval,
+		       "\"demand\" and a NUL byte");
+	expect_refused(_metadata, RULE2, "demand", 6, 1, einval,
+		       "\"demand\" at offset 1");
+	ASSERT_EQ(0, read_file(RULE2, buf, sizeof(buf)));
+	EXPECT_STREQ("demand", buf);
+
+	/* The mode found. */
+	EXPECT_EQ(0, write_file(RULE2, saved));
+	ASSERT_EQ(0, read_file(RULE2, buf, sizeof(buf)));
+	EXPECT_STREQ(saved, buf);
+	TH_LOG("%d bad inputs tried; mode %s restored", tried, saved);
 }
 
 TEST(idle_reserve)

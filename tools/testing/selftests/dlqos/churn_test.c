@@ -620,7 +620,10 @@ static void admin_op(unsigned int *seed, struct counters *c)
 		if (ret)
 			fail("publication switch: %s", strerror(-ret));
 	} else if (r < 33) {
-		ret = write_file(RULE2, rand_r(seed) % 2 ? "bandwidth" : "off");
+		static const char * const modes[] = { "bandwidth", "off",
+						      "demand" };
+
+		ret = write_file(RULE2, modes[rand_r(seed) % 3]);
 		if (ret)
 			fail("rule 2 mode switch: %s", strerror(-ret));
 	} else if (r < 40) {
@@ -801,6 +804,7 @@ static void check_quiescent(struct __test_metadata *_metadata)
 /* What the teardown restores, and the threads it stops. */
 struct saved {
 	long long rt_runtime;
+	char rule2[16];
 	char governor[32];
 	pthread_t thread[NR_WORKERS + 1];
 	int nr_threads;
@@ -821,6 +825,7 @@ FIXTURE_SETUP(churn)
 	if (access(STATE_FILE, R_OK))
 		SKIP(return, "no %s (CONFIG_DL_IDLE_QOS=n?)", STATE_FILE);
 	self->v.rt_runtime = read_ll(RT_RUNTIME);
+	ASSERT_EQ(0, read_file(RULE2, self->v.rule2, sizeof(self->v.rule2)));
 	ASSERT_EQ(0, write_file(SYSCTL, "1"));
 	ASSERT_EQ(0, write_file(RULE2, "bandwidth"));
 	if (!access(IDLE_RESERVE, W_OK))
@@ -899,7 +904,7 @@ static void restore(struct saved *v)
 	if (read_ll(RT_RUNTIME) != v->rt_runtime)
 		write_ll(RT_RUNTIME, v->rt_runtime);
 	write_file(SYSCTL, "1");
-	write_file(RULE2, "bandwidth");
+	write_file(RULE2, v->rule2);
 	write_file(IDLE_RESERVE, "0 0");
 	set_governor(v->governor);
 }

@@ -15,6 +15,22 @@
  * must be floor(L*) or 1 ns below, and the published value (microseconds)
  * must satisfy published * 1000 <= L* <= (published + 1) * 1000.
  *
+ * In rule-2 mode "demand", a root domain with one online CPU, tasks, and
+ * no stray task has its rule 2 replaced by the demand bound
+ *
+ *   L_demand = min over t in T of (c * t - dbf(t) - r * t)
+ *   dbf(t)   = sum over i of max(0, floor((t - D_i) / P_i) + 1) * C_i
+ *
+ * over its tasks and the fair server of its CPU (D = P), T the absolute
+ * deadlines D_i + k * P_i, c the CPU's capacity (cpu_capacity / 1024) and
+ * r the idle reservation of one CPU; the domain's limit is then
+ * min(rule 1, L_demand), unless L_demand < 0 (the set misses even without
+ * an exit latency: "infeasible"), where it stays min(rule 1, rule 2).  The
+ * model evaluates dbf() by brute force at every deadline up to a horizon
+ * beyond which c * t - dbf(t) - r * t cannot go below the smallest slack
+ * (exact_domain_demand()), and the kernel's demand_ns must be
+ * floor(L_demand) exactly.
+ *
  * Include after kselftest_harness.h and dlqos_util.h; link with -lgmp.
  */
 #ifndef DLQOS_LIMIT_H
@@ -42,6 +58,7 @@ struct state {
 	long tasks;
 	uint64_t rule1_ns, rule2_ns, limit_ns;
 	long long limit_us, published_us;	/* -1: none */
+	char rule2_mode[16];			/* the "rule2:" line */
 	long cpus, domains;
 	long dlqos_cpus;
 	/*
@@ -52,12 +69,18 @@ struct state {
 	uint64_t cpu_limit_ns[MAX_CPUS];
 	long long cpu_published_us[MAX_CPUS];
 	long long cpu_effective_us[MAX_CPUS];
-	/* the "domain CPUS:" lines: CPUs (bit mask), tasks, rules, limit */
+	/*
+	 * the "domain CPUS:" lines: CPUs (bit mask), tasks, rules, limit, the
+	 * demand bound (NONE: "none") and its state ("n/a", "exact", "bound",
+	 * "budget", "infeasible"; "" if the line has no such field)
+	 */
 	int nr_domain_lines;
-	struct {
+	struct domain_state {
 		unsigned long long cpus;
 		long tasks;
 		uint64_t rule1_ns, rule2_ns, limit_ns;
+		uint64_t demand_ns;
+		char demand[16];
 	} domain[MAX_DOMAINS];
 	/* the "stray" lines: tasks of domains without CPUs, orphans */
 	int nr_stray_lines;
@@ -98,15 +121,17 @@ static unsigned long long parse_cpulist(const char *v)
 #define CPU_LINE	"online %*d capacity %*u limit_ns %31s published_us %31s " \
 			"live_slack_ns %*s effective_us %31s"
 #define DOMAIN_LINE	"tasks %ld capacity_ppb %*u reserved_ppb %*u " \
-			"rule1_ns %31s rule2_ns %31s limit_ns %31s"
+			"rule1_ns %31s rule2_ns %31s limit_ns %31s " \
+			"demand_ns %31s demand %15s"
 
 static int read_state(struct state *s)
 {
 	FILE *f = fopen(STATE_FILE, "r");
 	char line[512], limit[32], published[32], effective[32], *v;
-	char r1[32], r2[32], lim[32], cpus[64];
+	char r1[32], r2[32], lim[32], dem[32], dem_state[16], cpus[64];
+	struct domain_state *ds;
 	long tasks;
-	int cpu;
+	int cpu, n;
 
 	if (!f)
 		return -errno;
@@ -126,15 +151,26 @@ static int read_state(struct state *s)
 			s->cpu_effective_us[cpu] = parse_us(effective);
 			continue;
 		}
+		/*
+		 * A line without the demand fields still counts as a domain
+		 * (its demand state "" then fails the checks by name).
+		 */
+		n = 0;
 		if (sscanf(line, "domain %63s", cpus) == 1 &&
-		    s->nr_domain_lines < MAX_DOMAINS &&
-		    sscanf(v, DOMAIN_LINE, &tasks, r1, r2, lim) == 4) {
-			s->domain[s->nr_domain_lines].cpus = parse_cpulist(cpus);
-			s->domain[s->nr_domain_lines].tasks = tasks;
-			s->domain[s->nr_domain_lines].rule1_ns = parse_u64(r1);
-			s->domain[s->nr_domain_lines].rule2_ns = parse_u64(r2);
-			s->domain[s->nr_domain_lines].limit_ns = parse_u64(lim);
-			s->nr_domain_lines++;
+		    s->nr_domain_lines < MAX_DOMAINS)
+			n = sscanf(v, DOMAIN_LINE, &tasks, r1, r2, lim, dem,
+				   dem_state);
+		if (n >= 4) {
+			ds = &s->domain[s->nr_domain_lines++];
+			ds->cpus = parse_cpulist(cpus);
+			ds->tasks = tasks;
+			ds->rule1_ns = parse_u64(r1);
+			ds->rule2_ns = parse_u64(r2);
+			ds->limit_ns = parse_u64(lim);
+			ds->demand_ns = n == 6 ? parse_u64(dem) : NONE;
+			if (n == 6)
+				snprintf(ds->demand, sizeof(ds->demand), "%s",
+					 dem_state);
 			continue;
 		}
 		if (!strncmp(line, "stray ", 6) &&
@@ -145,6 +181,8 @@ static int read_state(struct state *s)
 		}
 		if (!strcmp(line, "publication"))
 			s->publication = !strncmp(v, "on", 2);
+		else if (!strcmp(line, "rule2"))
+			sscanf(v, "%15s", s->rule2_mode);
 		else if (!strcmp(line, "tasks"))
 			s->tasks = atol(v);
 		else if (!strcmp(line, "rule1_ns"))
@@ -200,6 +238,11 @@ struct model {
 	int n;
 	int cur_dom;
 	int domains, part_cpu;
+	/*
+	 * the kernel shows stray tasks (check_limit() sets it from the state
+	 * view): the demand rule applies to no domain then
+	 */
+	int strays;
 };
 
 static int cpu_online(int cpu)
@@ -282,12 +325,37 @@ static void idle_reserve(mpq_t q)
 	mpz_clear(z);
 }
 
+/* The modes of sched_dl_idle_qos_rule2, and their names. */
+enum rule2_mode {
+	RULE2_OFF,
+	RULE2_BANDWIDTH,
+	RULE2_DEMAND,
+};
+
+static const char * const rule2_names[] = {
+	[RULE2_OFF]		= "off",
+	[RULE2_BANDWIDTH]	= "bandwidth",
+	[RULE2_DEMAND]		= "demand",
+};
+
+/* The mode sched_dl_idle_qos_rule2 shows ("bandwidth" if unreadable). */
+static enum rule2_mode rule2_mode(void)
+{
+	char buf[16];
+	unsigned int i;
+
+	if (read_file(RULE2, buf, sizeof(buf)))
+		return RULE2_BANDWIDTH;
+	for (i = 0; i < ARRAY_SIZE(rule2_names); i++)
+		if (!strcmp(buf, rule2_names[i]))
+			return i;
+	return RULE2_BANDWIDTH;
+}
+
 /* Whether rule 2 is switched off (sched_dl_idle_qos_rule2 = off). */
 static int rule2_off(void)
 {
-	char buf[16];
-
-	return !read_file(RULE2, buf, sizeof(buf)) && !strcmp(buf, "off");
+	return rule2_mode() == RULE2_OFF;
 }
 
 /* Whether @cpu is in root domain @d of the model. */
@@ -298,12 +366,6 @@ static int in_domain(struct model *m, int cpu, int d)
 	return (cpu == m->part_cpu) == (d == 1);
 }
 
-/*
- * Exact rules of root domain @d as rationals: rule 1 (the smallest slack
- * D - C) into @rule1, rule 2 ((cap * M - U) / sum(1/P), 0 without spare
- * bandwidth) into @rule2, over the domain's tasks, CPUs, fair servers and
- * idle reservation.  Returns 0 when the domain has no task (no limit).
- */
 /* The live tasks the model has in root domain @d. */
 static int domain_tasks(struct model *m, int d)
 {
@@ -314,6 +376,12 @@ static int domain_tasks(struct model *m, int d)
 	return tasks;
 }
 
+/*
+ * Exact rules of root domain @d as rationals: rule 1 (the smallest slack
+ * D - C) into @rule1, rule 2 ((cap * M - U) / sum(1/P), 0 without spare
+ * bandwidth) into @rule2, over the domain's tasks, CPUs, fair servers and
+ * idle reservation.  Returns 0 when the domain has no task (no limit).
+ */
 static int exact_domain_rules(struct model *m, int d, mpq_t rule1, mpq_t rule2)
 {
 	mpq_t spare, freq, term, reserve;
@@ -369,40 +437,265 @@ static int exact_domain_rules(struct model *m, int d, mpq_t rule1, mpq_t rule2)
 }
 
 /*
- * Exact limit of root domain @d as a rational, into l: min(rule 1,
- * rule 2), or rule 1 alone when rule 2 is off.  Returns 0 when the domain
- * has no task (no limit).
+ * The demand rule (rule-2 mode "demand").  An entity is a task of the
+ * domain, or the fair server of its CPU (deadline = period).
+ */
+struct dbf_entity {
+	uint64_t c, d, p;
+};
+
+/* Beyond this many deadlines the kernel keeps a safe bound ("budget"). */
+#define DEMAND_BUDGET		100000
+/* Beyond this many the model gives up (no test set comes near). */
+#define DEMAND_MODEL_POINTS	20000000L
+
+/* What exact_domain_demand() found. */
+enum demand_result {
+	DEMAND_INFEASIBLE = -1,	/* the minimum is negative */
+	DEMAND_NA = 0,		/* the rule does not apply */
+	DEMAND_EXACT = 1,	/* the minimum, exactly */
+	DEMAND_UNKNOWN = 2,	/* too many deadlines for the model */
+};
+
+/* dbf(@t), in ns: the runtime of every job due at or before @t. */
+static uint64_t dbf_at(const struct dbf_entity *e, int n, uint64_t t)
+{
+	uint64_t sum = 0;
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (t >= e[i].d)
+			sum += ((t - e[i].d) / e[i].p + 1) * e[i].c;
+	return sum;
+}
+
+/*
+ * The capacity of @cpu in CPUs (cpu_capacity / 1024, 1 where sysfs has no
+ * cpu_capacity), into @c.
+ */
+static void capacity_of(int cpu, mpq_t c)
+{
+	char path[96];
+	long long cap;
+
+	snprintf(path, sizeof(path), CPU_SYSFS "/cpu%d/cpu_capacity", cpu);
+	cap = read_ll(path);
+	if (cap < 0) {
+		mpq_set_ui(c, 1, 1);
+		return;
+	}
+	mpq_set_ui(c, cap, 1024);
+	mpq_canonicalize(c);
+}
+
+/* The only online CPU of root domain @d; -1 if it has none or several. */
+static int domain_only_cpu(struct model *m, int d)
+{
+	int cpu, only = -1, cpus = 0;
+
+	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
+		if (!in_domain(m, cpu, d) || !cpu_online(cpu))
+			continue;
+		only = cpu;
+		cpus++;
+	}
+	return cpus == 1 ? only : -1;
+}
+
+/*
+ * The demand bound of root domain @d, in exact arithmetic: the minimum of
+ * g(t) = s * t - dbf(t) over the absolute deadlines t of the domain's
+ * tasks and its CPU's fair server, s = c - r (the CPU's capacity less the
+ * idle reservation).  It applies in rule-2 mode "demand" to a domain with
+ * exactly one online CPU and a task at least, while the kernel shows no
+ * stray task.
+ *
+ * The scan's end: with U = sum(C/P) over the entities,
+ *   dbf(t) <= sum((t - D) / P + 1) * C = U * t + sum((P - D) * C / P),
+ * so g(t) >= S for every t >= (S + sum((P - D) * C / P)) / (s - U), S the
+ * smallest slack D - C of the tasks; and g(D) <= D - C = S at the first
+ * deadline of the task with that slack (c <= 1, dbf(D) >= C).  The minimum
+ * is then at a deadline up to that horizon, or up to the tasks' largest
+ * relative deadline, whichever is later.  With s = U, g repeats every
+ * hyperperiod H past the largest deadline D_max: the scan ends at
+ * D_max + H, and the bound is 0 unless g goes negative (the kernel takes
+ * 0 there); with s < U, g falls without end.
+ *
+ * Each deadline is visited once, in increasing order, and dbf() evaluated
+ * there by its formula.  g is kept as an integer numerator over s's
+ * denominator.
+ *
+ * Returns DEMAND_NA; DEMAND_EXACT with the minimum in @l; DEMAND_INFEASIBLE
+ * when it is negative; or DEMAND_UNKNOWN when the model gave up after
+ * DEMAND_MODEL_POINTS deadlines, with the smallest g found in @l (an upper
+ * bound of the minimum).  @points (or NULL): the distinct deadlines scanned.
+ */
+static int exact_domain_demand(struct model *m, int d, mpq_t l, long *points)
+{
+	struct dbf_entity e[MAX_TASKS + 1];
+	uint64_t next[MAX_TASKS + 1];
+	uint64_t t, end = 0, d_max = 0;
+	int i, n = 0, cpu, ret = DEMAND_EXACT;
+	long long server_c, server_p;
+	mpq_t slope, spare, term, sum, slack;
+	mpz_t g, min, z;
+	long nr = 0;
+
+	if (points)
+		*points = 0;
+	if (rule2_mode() != RULE2_DEMAND || m->strays || !domain_tasks(m, d))
+		return DEMAND_NA;
+	cpu = domain_only_cpu(m, d);
+	if (cpu < 0)
+		return DEMAND_NA;
+
+	mpq_inits(slope, spare, term, sum, slack, NULL);
+	mpz_inits(g, min, z, NULL);
+	/* The entities; S (@slack) and the tasks' largest deadline. */
+	for (i = 0; i < m->n; i++) {
+		struct task_param *p = &m->t[i];
+
+		if (m->c[i].pid <= 0 || m->dom[i] != d)
+			continue;
+		e[n++] = (struct dbf_entity){ p->runtime, p->deadline,
+					      p->period };
+		mpq_set_ui(term, p->deadline - p->runtime, 1);
+		if (n == 1 || mpq_cmp(term, slack) < 0)
+			mpq_set(slack, term);
+		if (p->deadline > end)
+			end = p->deadline;
+	}
+	if (!server_params(cpu, &server_c, &server_p) && server_c > 0)
+		e[n++] = (struct dbf_entity){ server_c, server_p, server_p };
+	/* s = c - r; spare = s - U; sum = sum((P - D) * C / P) */
+	capacity_of(cpu, slope);
+	idle_reserve(term);
+	mpq_sub(slope, slope, term);
+	mpq_set(spare, slope);
+	for (i = 0; i < n; i++) {
+		mpq_set_ui(term, e[i].c, e[i].p);
+		mpq_canonicalize(term);
+		mpq_sub(spare, spare, term);
+		mpq_set_ui(term, (e[i].p - e[i].d) * e[i].c, e[i].p);
+		mpq_canonicalize(term);
+		mpq_add(sum, sum, term);
+		if (e[i].d > d_max)
+			d_max = e[i].d;
+	}
+
+	if (mpq_sgn(spare) < 0) {
+		ret = DEMAND_INFEASIBLE;
+		goto out;
+	}
+	if (mpq_sgn(spare) > 0) {
+		/* The horizon (S + sum) / (s - U), rounded down. */
+		mpq_add(term, slack, sum);
+		mpq_div(term, term, spare);
+		mpz_fdiv_q(z, mpq_numref(term), mpq_denref(term));
+	} else {
+		/* D_max + H */
+		mpz_set_ui(z, 1);
+		for (i = 0; i < n; i++)
+			mpz_lcm_ui(z, z, e[i].p);
+		mpz_add_ui(z, z, d_max);
+	}
+	/* Far beyond: the scan ends at DEMAND_MODEL_POINTS. */
+	if (mpz_sizeinbase(z, 2) > 62)
+		end = UINT64_MAX >> 2;
+	else if (mpz_get_ui(z) > end)
+		end = mpz_get_ui(z);
+
+	/* g(t) * den(s) = num(s) * t - den(s) * dbf(t), at each deadline t */
+	for (i = 0; i < n; i++)
+		next[i] = e[i].d;
+	for (;;) {
+		t = UINT64_MAX;
+		for (i = 0; i < n; i++)
+			if (next[i] < t)
+				t = next[i];
+		if (t > end)
+			break;
+		if (nr == DEMAND_MODEL_POINTS) {
+			ret = DEMAND_UNKNOWN;
+			break;
+		}
+		nr++;
+		for (i = 0; i < n; i++)
+			if (next[i] == t)
+				next[i] += e[i].p;
+		mpz_mul_ui(g, mpq_numref(slope), t);
+		mpz_mul_ui(z, mpq_denref(slope), dbf_at(e, n, t));
+		mpz_sub(g, g, z);
+		if (nr == 1 || mpz_cmp(g, min) < 0)
+			mpz_set(min, g);
+	}
+	mpq_set_num(l, min);
+	mpq_set_den(l, mpq_denref(slope));
+	mpq_canonicalize(l);
+	if (mpq_sgn(l) < 0)
+		ret = DEMAND_INFEASIBLE;
+	else if (!mpq_sgn(spare) && ret == DEMAND_EXACT)
+		mpq_set_ui(l, 0, 1);
+out:
+	if (points)
+		*points = nr;
+	mpq_clears(slope, spare, term, sum, slack, NULL);
+	mpz_clears(g, min, z, NULL);
+	return ret;
+}
+
+/*
+ * Exact limit of root domain @d as a rational, into l: rule 1 alone when
+ * rule 2 is off; min(rule 1, the demand bound) where the demand rule
+ * applies to a feasible set; min(rule 1, rule 2) otherwise.  Returns 0
+ * when the domain has no task (no limit), 1, or 2 when the kernel may
+ * hold a smaller limit: the domain has more deadlines to scan than the
+ * kernel's budget, where it keeps a safe lower bound of the demand (or
+ * more than the model's).
  */
 static int exact_domain_limit(struct model *m, int d, mpq_t l)
 {
-	mpq_t rule1;
-	int found;
+	int found, demand;
+	mpq_t rule1, q;
+	long points;
 
-	mpq_init(rule1);
+	mpq_inits(rule1, q, NULL);
 	found = exact_domain_rules(m, d, rule1, l);
-	if (found && (rule2_off() || mpq_cmp(rule1, l) < 0))
-		mpq_set(l, rule1);
-	mpq_clear(rule1);
+	if (found) {
+		demand = exact_domain_demand(m, d, q, &points);
+		if (demand == DEMAND_EXACT || demand == DEMAND_UNKNOWN)
+			mpq_set(l, q);
+		if (rule2_off() || mpq_cmp(rule1, l) < 0)
+			mpq_set(l, rule1);
+		if (demand == DEMAND_UNKNOWN ||
+		    (demand == DEMAND_EXACT && points > DEMAND_BUDGET))
+			found = 2;
+	}
+	mpq_clears(rule1, q, NULL);
 	return found;
 }
 
 /*
  * Exact L* as a rational, into l: the smallest limit of the root domains
  * (admission runs per root domain, Documentation/scheduler/
- * sched-deadline-idle.rst).  Returns 0 when there is no task (no limit).
+ * sched-deadline-idle.rst).  Returns 0 when there is no task (no limit),
+ * 1, or 2 when a domain's limit is only an upper bound of the kernel's
+ * (exact_domain_limit()).
  */
 static int exact_limit(struct model *m, mpq_t l)
 {
-	int d, found = 0;
+	int d, ret, found = 0;
 	mpq_t ld;
 
 	mpq_init(ld);
 	for (d = 0; d < 2; d++) {
-		if (!exact_domain_limit(m, d, ld))
+		ret = exact_domain_limit(m, d, ld);
+		if (!ret)
 			continue;
 		if (!found || mpq_cmp(ld, l) < 0)
 			mpq_set(l, ld);
-		found = 1;
+		if (ret > found)
+			found = ret;
 	}
 	mpq_clear(ld);
 	return found;
@@ -509,7 +802,7 @@ static void check_cpu_limits(struct __test_metadata *_metadata,
 {
 	uint64_t floor_ns;
 	long long want;
-	int cpu, d;
+	int cpu, d, found;
 	mpq_t l;
 
 	mpq_init(l);
@@ -517,7 +810,8 @@ static void check_cpu_limits(struct __test_metadata *_metadata,
 		if (!cpu_online(cpu))
 			continue;
 		d = in_domain(m, cpu, 1);
-		if (!exact_domain_limit(m, d, l)) {
+		found = exact_domain_limit(m, d, l);
+		if (!found) {
 			EXPECT_EQ(NONE, s->cpu_limit_ns[cpu])
 				TH_LOG("cpu%d, root domain %d: no task", cpu, d);
 			EXPECT_EQ(-1, s->cpu_published_us[cpu])
@@ -534,12 +828,16 @@ static void check_cpu_limits(struct __test_metadata *_metadata,
 			       (unsigned long long)s->cpu_limit_ns[cpu],
 			       s->cpu_published_us[cpu]);
 		EXPECT_LE(s->cpu_limit_ns[cpu], floor_ns);
-		EXPECT_GE(s->cpu_limit_ns[cpu] + 1, floor_ns);
+		if (found == 1)
+			EXPECT_GE(s->cpu_limit_ns[cpu] + 1, floor_ns);
 		want = s->publication ? (long long)(floor_ns / 1000) : -1;
 		/* floor_ns / 1000 or, 1 ns below a whole us, 1 us less. */
 		if (s->publication && s->cpu_limit_ns[cpu] < floor_ns &&
 		    floor_ns % 1000 == 0)
 			want--;
+		/* A safe bound below L_d (demand "budget"): its own us. */
+		if (s->publication && found == 2)
+			want = s->cpu_limit_ns[cpu] / 1000;
 		EXPECT_EQ(want, s->cpu_published_us[cpu]);
 		EXPECT_EQ(min_us(want, user_resume_latency(cpu)),
 			  s->cpu_effective_us[cpu])
@@ -548,10 +846,71 @@ static void check_cpu_limits(struct __test_metadata *_metadata,
 	mpq_clear(l);
 }
 
-/* The limit the kernel derives from its two rules, in the rule-2 mode. */
-static uint64_t kernel_limit(uint64_t rule1, uint64_t rule2)
+/*
+ * The limit the kernel derives from the fields of a domain line, in the
+ * rule-2 mode: rule 1 alone when rule 2 is off; min(rule 1, demand) where
+ * the domain's demand bound stands (exact, or a safe lower bound while the
+ * exact value is pending or beyond the budget); min(rule 1, rule 2)
+ * otherwise (no demand bound, or an infeasible set).
+ */
+static uint64_t kernel_limit(const struct domain_state *ds)
 {
-	return rule2_off() || rule1 < rule2 ? rule1 : rule2;
+	uint64_t rule2 = ds->rule2_ns;
+
+	if (rule2_off())
+		return ds->rule1_ns;
+	if (!strcmp(ds->demand, "exact") || !strcmp(ds->demand, "bound") ||
+	    !strcmp(ds->demand, "budget"))
+		rule2 = ds->demand_ns;
+	return ds->rule1_ns < rule2 ? ds->rule1_ns : rule2;
+}
+
+/*
+ * The demand fields of a domain line against exact_domain_demand(): "n/a"
+ * and none where the rule does not apply; "infeasible" and 0 for a set
+ * that misses a deadline without any exit latency; "exact" and
+ * floor(L_demand), to the ns, otherwise; past the kernel's budget of
+ * deadlines, "budget" and at most that is allowed too.  Reading the state
+ * view waits for the exact computation, so "bound" never passes.
+ */
+static void check_demand(struct __test_metadata *_metadata, struct model *m,
+			 int d, const struct domain_state *ds)
+{
+	uint64_t floor_ns;
+	long points;
+	int demand;
+	mpq_t q;
+
+	mpq_init(q);
+	demand = exact_domain_demand(m, d, q, &points);
+	switch (demand) {
+	case DEMAND_NA:
+		EXPECT_STREQ("n/a", ds->demand)
+			TH_LOG("root domain %d: no demand rule (mode %s)", d,
+			       rule2_names[rule2_mode()]);
+		EXPECT_EQ(NONE, ds->demand_ns);
+		break;
+	case DEMAND_INFEASIBLE:
+		TH_LOG("root domain %d: demand infeasible (%ld deadlines), kernel %s",
+		       d, points, ds->demand);
+		EXPECT_STREQ("infeasible", ds->demand);
+		EXPECT_EQ((uint64_t)0, ds->demand_ns);
+		break;
+	default:
+		floor_ns = mpq_floor_u64(q);
+		TH_LOG("root domain %d: demand %.3f us (%ld deadlines), kernel %llu ns %s",
+		       d, mpq_get_d(q) / 1000, points,
+		       (unsigned long long)ds->demand_ns, ds->demand);
+		if (demand == DEMAND_UNKNOWN ||
+		    (points > DEMAND_BUDGET && !strcmp(ds->demand, "budget"))) {
+			EXPECT_STREQ("budget", ds->demand);
+			EXPECT_LE(ds->demand_ns, floor_ns);
+		} else {
+			EXPECT_STREQ("exact", ds->demand);
+			EXPECT_EQ(floor_ns, ds->demand_ns);
+		}
+	}
+	mpq_clear(q);
 }
 
 /* floor(q) - @ns, as a signed difference (q >= 0). */
@@ -576,15 +935,17 @@ static int all_cpus_online(void)
 
 /*
  * Each root domain the kernel shows: its tasks, rule 1 exactly (a
- * difference of integers), rule 2 as floor() or 1 ns below, and its limit
- * from the two; the global rule1_ns and rule2_ns are those of a domain
- * with the smallest limit.  With every CPU online no task is stray once
- * the tasks settled: the last root-domain rebuild accounted each in its
- * domain.  With a CPU offline, a task admitted or changed while it last
- * ran there is accounted by the kernel itself in def_root_domain, which
- * has no online CPU, until the next rebuild; dl_idle_qos counts it as
- * stray, in every domain.  Then only the totals are compared: every task
- * in a domain or stray, none twice.
+ * difference of integers), rule 2 as floor() or 1 ns below, the demand
+ * bound and its state (check_demand()), and its limit from those; the
+ * global rule1_ns and rule2_ns are those of a domain with the smallest
+ * limit.  With every CPU online no task is stray once the tasks settled:
+ * the last root-domain rebuild accounted each in its domain.  With a CPU
+ * offline, a task admitted or changed while it last ran there is
+ * accounted by the kernel itself in def_root_domain, which has no online
+ * CPU, until the next rebuild; dl_idle_qos counts it as stray, in every
+ * domain.  Then only the totals, the demand state ("n/a": no demand rule
+ * next to stray tasks) and each domain's limit from its own fields are
+ * compared: every task in a domain or stray, none twice.
  */
 static void check_domains(struct __test_metadata *_metadata, struct model *m,
 			  struct state *s)
@@ -613,6 +974,11 @@ static void check_domains(struct __test_metadata *_metadata, struct model *m,
 		tasks = domain_tasks(m, d);
 		if (s->stray_tasks) {
 			EXPECT_GE(tasks, s->domain[i].tasks);
+			/* No demand rule next to stray tasks. */
+			EXPECT_STREQ("n/a", s->domain[i].demand);
+			EXPECT_EQ(NONE, s->domain[i].demand_ns);
+			EXPECT_EQ(kernel_limit(&s->domain[i]),
+				  s->domain[i].limit_ns);
 			continue;
 		}
 		EXPECT_EQ(tasks, s->domain[i].tasks)
@@ -621,6 +987,8 @@ static void check_domains(struct __test_metadata *_metadata, struct model *m,
 			EXPECT_EQ(NONE, s->domain[i].rule1_ns);
 			EXPECT_EQ(NONE, s->domain[i].rule2_ns);
 			EXPECT_EQ(NONE, s->domain[i].limit_ns);
+			EXPECT_EQ(NONE, s->domain[i].demand_ns);
+			EXPECT_STREQ("n/a", s->domain[i].demand);
 			continue;
 		}
 		EXPECT_EQ(0, floor_minus(r1, s->domain[i].rule1_ns))
@@ -632,9 +1000,8 @@ static void check_domains(struct __test_metadata *_metadata, struct model *m,
 			TH_LOG("root domain %d: rule 2 %.3f us, kernel %llu ns", d,
 			       mpq_get_d(r2) / 1000,
 			       (unsigned long long)s->domain[i].rule2_ns);
-		EXPECT_EQ(kernel_limit(s->domain[i].rule1_ns,
-				       s->domain[i].rule2_ns),
-			  s->domain[i].limit_ns);
+		check_demand(_metadata, m, d, &s->domain[i]);
+		EXPECT_EQ(kernel_limit(&s->domain[i]), s->domain[i].limit_ns);
 	}
 	for (i = 0, found = 0; i < s->nr_domain_lines; i++)
 		found |= s->domain[i].limit_ns == s->limit_ns &&
@@ -651,15 +1018,20 @@ static void check_domains(struct __test_metadata *_metadata, struct model *m,
 /* The whole check: the kernel's state against the model. */
 static void check_limit(struct __test_metadata *_metadata, struct model *m)
 {
+	uint64_t floor_ns, smallest = NONE;
+	int i, driving, global, found;
+	char mode[16] = "";
 	struct state s;
-	uint64_t floor_ns;
-	int driving, global;
 	mpq_t l;
 
 	ASSERT_EQ(0, wait_tasks(live_tasks(m), &s, 10)) {
 		TH_LOG("kernel accounts %ld tasks, the test admitted %d",
 		       s.tasks, live_tasks(m));
 	}
+	/* The demand rule applies only while no task is stray. */
+	m->strays = s.nr_stray_lines > 0;
+	ASSERT_EQ(0, read_file(RULE2, mode, sizeof(mode)));
+	EXPECT_STREQ(mode, s.rule2_mode);
 	EXPECT_EQ(nr_cpus(), s.cpus);
 	EXPECT_EQ(m->domains > 1 ? m->domains : 1, s.domains);
 	check_cpu_limits(_metadata, m, &s);
@@ -669,7 +1041,8 @@ static void check_limit(struct __test_metadata *_metadata, struct model *m)
 	global = s.publication && !driving;
 	EXPECT_EQ(driving, s.dlqos_cpus > 0);
 	mpq_init(l);
-	if (!exact_limit(m, l)) {
+	found = exact_limit(m, l);
+	if (!found) {
 		EXPECT_EQ(NONE, s.limit_ns);
 		EXPECT_EQ(NONE, s.rule1_ns);
 		EXPECT_EQ(NONE, s.rule2_ns);
@@ -684,10 +1057,17 @@ static void check_limit(struct __test_metadata *_metadata, struct model *m)
 	       (unsigned long long)s.rule1_ns, (unsigned long long)s.rule2_ns,
 	       s.published_us);
 	EXPECT_LE(s.limit_ns, floor_ns);
-	EXPECT_GE(s.limit_ns + 1, floor_ns);
-	EXPECT_EQ(s.limit_ns, kernel_limit(s.rule1_ns, s.rule2_ns));
+	if (found == 1)
+		EXPECT_GE(s.limit_ns + 1, floor_ns);
+	/* The smallest limit of the domains, each from its own fields. */
+	for (i = 0; i < s.nr_domain_lines; i++)
+		if (kernel_limit(&s.domain[i]) < smallest)
+			smallest = kernel_limit(&s.domain[i]);
+	if (s.nr_domain_lines)
+		EXPECT_EQ(smallest, s.limit_ns);
 	EXPECT_EQ((long long)(s.limit_ns / 1000), s.limit_us);
-	EXPECT_TRUE(us_brackets(s.limit_us, l));
+	if (found == 1)
+		EXPECT_TRUE(us_brackets(s.limit_us, l));
 	if (global) {
 		EXPECT_EQ(s.limit_us, s.published_us);
 		EXPECT_EQ(s.limit_us, read_cpu_dma_latency());

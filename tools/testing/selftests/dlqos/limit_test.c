@@ -28,6 +28,7 @@ static int admit(struct model *m, uint64_t runtime, uint64_t deadline,
 FIXTURE(limit) {
 	struct model m;
 	long long rt_runtime;
+	char rule2[16];		/* the rule-2 mode found, restored */
 };
 
 FIXTURE_SETUP(limit)
@@ -39,8 +40,11 @@ FIXTURE_SETUP(limit)
 	self->m.n = 0;
 	self->m.domains = 0;
 	self->m.cur_dom = 0;
+	self->m.strays = 0;
 	self->rt_runtime = read_ll(RT_RUNTIME);
+	ASSERT_EQ(0, read_file(RULE2, self->rule2, sizeof(self->rule2)));
 	ASSERT_EQ(0, write_file(SYSCTL, "1"));
+	/* The cases below expect "bandwidth" unless they say otherwise. */
 	ASSERT_EQ(0, write_file(RULE2, "bandwidth"));
 	if (!access(IDLE_RESERVE, W_OK))
 		ASSERT_EQ(0, write_file(IDLE_RESERVE, "0 0"));
@@ -64,7 +68,8 @@ FIXTURE_TEARDOWN(limit)
 		write_file(RT_RUNTIME, buf);
 	}
 	write_file(SYSCTL, "1");
-	write_file(RULE2, "bandwidth");
+	/* The mode found (the boot default unless a test changed it). */
+	write_file(RULE2, self->rule2[0] ? self->rule2 : "bandwidth");
 	write_file(IDLE_RESERVE, "0 0");
 	for (i = 1; i < MAX_CPUS; i++) {
 		char path[64];
@@ -672,6 +677,362 @@ TEST_F(limit, partition_destroyed_with_tasks)
 
 	dl_children_stop(m->c, m->n);
 	check_limit(_metadata, m);
+}
+
+/*
+ * The demand rule (sched_dl_idle_qos_rule2 = demand).  In a root domain of
+ * one online CPU, an idle exit of L at the worst moment delays every job
+ * by L at most, so the tasks stay in their deadlines as long as
+ * c * t - dbf(t) - r * t >= L at each absolute deadline t: the limit is
+ * min(rule 1, the minimum of that), the demand bound, which can be far
+ * below rule 2 (constrained deadlines due together) or far above it
+ * (implicit deadlines, nearly full CPU).  The cases below admit their
+ * tasks in the cpuset partition (a root domain of one CPU) and hold the
+ * kernel to the exact model (check_limit(), dlqos_limit.h); where the
+ * bound follows by hand, the model is held to that too.
+ */
+
+/* Switch sched_dl_idle_qos_rule2 to @mode and check that it shows it. */
+static void set_rule2(struct __test_metadata *_metadata, const char *mode)
+{
+	char buf[16];
+
+	ASSERT_EQ(0, write_file(RULE2, mode));
+	ASSERT_EQ(0, read_file(RULE2, buf, sizeof(buf)));
+	ASSERT_STREQ(mode, buf);
+}
+
+/*
+ * The model's demand bound of root domain @d, rounded down to ns, into
+ * @ns (NONE unless feasible); returns exact_domain_demand()'s result.
+ */
+static int model_demand(struct model *m, int d, uint64_t *ns)
+{
+	int ret;
+	mpq_t q;
+
+	mpq_init(q);
+	ret = exact_domain_demand(m, d, q, NULL);
+	*ns = ret == DEMAND_EXACT ? mpq_floor_u64(q) : NONE;
+	mpq_clear(q);
+	return ret;
+}
+
+/* The state view's line of the partition's root domain, into @ds. */
+static int partition_line(struct model *m, struct domain_state *ds)
+{
+	struct state s;
+	int i;
+
+	if (read_state(&s))
+		return -1;
+	for (i = 0; i < s.nr_domain_lines; i++) {
+		if (s.domain[i].cpus == 1ull << m->part_cpu) {
+			*ds = s.domain[i];
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/*
+ * The partition's demand bound, by hand (@ns, NONE: infeasible), and what
+ * the model and the kernel must then show: that bound in the model, and
+ * in the kernel's domain line the state @state, demand_ns @demand_ns and
+ * limit_ns @limit_ns.
+ */
+static void expect_partition(struct __test_metadata *_metadata,
+			     struct model *m, uint64_t ns, const char *state,
+			     uint64_t demand_ns, uint64_t limit_ns)
+{
+	struct domain_state ds;
+	uint64_t model;
+	int ret;
+
+	ret = model_demand(m, 1, &model);
+	EXPECT_EQ(ns == NONE ? DEMAND_INFEASIBLE : DEMAND_EXACT, ret);
+	EXPECT_EQ(ns, model);
+	ASSERT_EQ(0, partition_line(m, &ds));
+	EXPECT_STREQ(state, ds.demand);
+	EXPECT_EQ(demand_ns, ds.demand_ns);
+	EXPECT_EQ(limit_ns, ds.limit_ns);
+}
+
+/*
+ * Constrained deadlines due together: A (3 ms, 5 ms, 10 ms) and B (1.5 ms,
+ * 5 ms, 10 ms) have 4.5 ms of work due 5 ms after a common release, so an
+ * idle exit of more than 0.5 ms then makes one of them miss.  The demand
+ * bound is 0.5 ms (g(5 ms) = 0.5 ms; g(15 ms) = 15 - 9 = 6 ms, and the
+ * horizon, (2 + 2.25) / 0.5 = 8.5 ms, ends the scan), while rule 1 says
+ * 2 ms (A's slack) and rule 2 (0.95 - 0.05 - 0.45) / 200 per s = 2.25 ms:
+ * both let the CPU take exits four times too long.  A alone: 2 ms.
+ */
+TEST_F(limit, demand_constrained)
+{
+	struct model *m = &self->m;
+	uint64_t demand;
+	char why[128];
+	mpq_t r1, r2;
+
+	if (model_partition(m, why, sizeof(why)))
+		SKIP(return, "%s", why);
+	set_rule2(_metadata, "demand");
+	ASSERT_EQ(0, admit_in_partition(m, 3 * MS, 5 * MS, 10 * MS));
+	check_limit(_metadata, m);
+	expect_partition(_metadata, m, 2 * MS, "exact", 2 * MS, 2 * MS);
+	ASSERT_EQ(0, admit_in_partition(m, 1500 * US, 5 * MS, 10 * MS));
+	check_limit(_metadata, m);
+	expect_partition(_metadata, m, 500 * US, "exact", 500 * US, 500 * US);
+
+	/* Not rule 1 (nor rule 2) in disguise: the model's own rules. */
+	ASSERT_EQ(DEMAND_EXACT, model_demand(m, 1, &demand));
+	mpq_inits(r1, r2, NULL);
+	ASSERT_EQ(1, exact_domain_rules(m, 1, r1, r2));
+	EXPECT_EQ(2 * MS, mpq_floor_u64(r1));
+	EXPECT_LT(demand, mpq_floor_u64(r1));
+	EXPECT_LT(demand, mpq_floor_u64(r2));
+	mpq_clears(r1, r2, NULL);
+}
+
+/*
+ * Periods that are not multiples of each other, constrained deadlines,
+ * and one task in odd nanoseconds: the model scans every deadline up to
+ * its horizon; checked after each admission.  (1 ms, 3 ms, 7 ms) alone,
+ * then with (2 ms, 9.5 ms, 11 ms) and (4 ms, 7 ms, 17 ms): 2 ms, rule 1;
+ * with (0.5 ms, 2 ms, 3 ms) 0.5 ms (at 10 ms: 10 - 9.5), below rule 1
+ * (1.5 ms); with (333333, 5000011, 9999991) 166667 ns, below rule 2
+ * (192.9 us) too.  Then idle reservations, r in the slope c - r: 0.1%
+ * (100 us every 100 ms, 1049 / 2^20 per CPU) makes the bound a fraction
+ * (156662.956 ns), which the kernel must round down exactly; 1/30 (34953 /
+ * 2^20) makes the set infeasible (min(rule 1, rule 2) then); none brings
+ * 166667 ns back.
+ */
+TEST_F(limit, demand_mixed_periods)
+{
+	static const struct task_param set[] = {
+		{ 1 * MS, 3 * MS, 7 * MS },
+		{ 2 * MS, 9500 * US, 11 * MS },
+		{ 4 * MS, 7 * MS, 17 * MS },
+		{ 500 * US, 2 * MS, 3 * MS },
+		{ 333333, 5000011, 9999991 },
+	};
+	struct model *m = &self->m;
+	uint64_t demand;
+	char why[128];
+	unsigned int i;
+
+	if (model_partition(m, why, sizeof(why)))
+		SKIP(return, "%s", why);
+	set_rule2(_metadata, "demand");
+	for (i = 0; i < ARRAY_SIZE(set); i++) {
+		ASSERT_EQ(0, admit_in_partition(m, set[i].runtime,
+						set[i].deadline,
+						set[i].period)) {
+			TH_LOG("task %u refused", i);
+		}
+		check_limit(_metadata, m);
+		if (i == 3)
+			expect_partition(_metadata, m, 500 * US, "exact",
+					 500 * US, 500 * US);
+	}
+	ASSERT_EQ(DEMAND_EXACT, model_demand(m, 1, &demand));
+	EXPECT_EQ(166667ull, demand);
+	if (access(IDLE_RESERVE, W_OK))
+		return;
+	ASSERT_EQ(0, write_file(IDLE_RESERVE, "100 100000"));
+	check_limit(_metadata, m);
+	ASSERT_EQ(DEMAND_EXACT, model_demand(m, 1, &demand));
+	EXPECT_EQ(156662ull, demand);
+	ASSERT_EQ(0, write_file(IDLE_RESERVE, "1000 30000"));
+	check_limit(_metadata, m);
+	EXPECT_EQ(DEMAND_INFEASIBLE, model_demand(m, 1, &demand));
+	ASSERT_EQ(0, write_file(IDLE_RESERVE, "0 0"));
+	check_limit(_metadata, m);
+}
+
+/*
+ * Nearly full: (30 ms, 100 ms, 100 ms) twice and (29 ms, 100 ms, 100 ms)
+ * reserve 0.89 of the partition's CPU, its fair server 0.05 (0.95
+ * admitted at most).  Rule 2 leaves (0.95 - 0.94) / 30 per s = 333 us, but
+ * the jobs, all due together every 100 ms, need 89 ms of it: the demand
+ * bound is 11 ms (g(1 s) = 1000 - 890 - 50 = 60 ms with the fair server;
+ * the horizon 70 / 0.06 ms = 1.17 s).  The limit is 33 times rule 2's,
+ * and "bandwidth" brings rule 2 back.
+ */
+TEST_F(limit, demand_near_full)
+{
+	struct model *m = &self->m;
+	struct domain_state ds;
+	char why[128];
+
+	if (model_partition(m, why, sizeof(why)))
+		SKIP(return, "%s", why);
+	set_rule2(_metadata, "demand");
+	ASSERT_EQ(0, admit_in_partition(m, 30 * MS, 100 * MS, 100 * MS));
+	ASSERT_EQ(0, admit_in_partition(m, 30 * MS, 100 * MS, 100 * MS));
+	check_limit(_metadata, m);
+	ASSERT_EQ(0, admit_in_partition(m, 29 * MS, 100 * MS, 100 * MS));
+	check_limit(_metadata, m);
+	expect_partition(_metadata, m, 11 * MS, "exact", 11 * MS, 11 * MS);
+	ASSERT_EQ(0, partition_line(m, &ds));
+	EXPECT_GE(333334, ds.rule2_ns);
+	EXPECT_LE(333332, ds.rule2_ns);
+	EXPECT_LT(30 * ds.rule2_ns, ds.limit_ns);
+
+	set_rule2(_metadata, "bandwidth");
+	check_limit(_metadata, m);
+	ASSERT_EQ(0, partition_line(m, &ds));
+	EXPECT_STREQ("n/a", ds.demand);
+	EXPECT_EQ(ds.rule2_ns, ds.limit_ns);
+}
+
+/*
+ * A set admission accepts (6% of the CPU) that misses without any exit
+ * latency: A (4 ms, 5 ms, 100 ms) and B (2 ms, 5 ms, 100 ms) have 6 ms of
+ * work due 5 ms after a common release.  The domain is "infeasible": its
+ * demand_ns shows 0 and the limit stays min(rule 1, rule 2) = 1 ms (A's
+ * slack; rule 2 is 42 ms), not 0 nor a negative bound.  A alone: 1 ms,
+ * exact; B alone (A gone): 3 ms.  B with C (3 ms, 5 ms, 10 ms) fills the
+ * 5 ms exactly: the bound is 0, feasible ("exact", limit 0), the edge
+ * between the two.
+ */
+TEST_F(limit, demand_infeasible)
+{
+	struct model *m = &self->m;
+	char why[128];
+	mpq_t r1, r2;
+
+	if (model_partition(m, why, sizeof(why)))
+		SKIP(return, "%s", why);
+	set_rule2(_metadata, "demand");
+	ASSERT_EQ(0, admit_in_partition(m, 4 * MS, 5 * MS, 100 * MS));
+	check_limit(_metadata, m);
+	expect_partition(_metadata, m, 1 * MS, "exact", 1 * MS, 1 * MS);
+	ASSERT_EQ(0, admit_in_partition(m, 2 * MS, 5 * MS, 100 * MS));
+	check_limit(_metadata, m);
+	expect_partition(_metadata, m, NONE, "infeasible", 0, 1 * MS);
+	mpq_inits(r1, r2, NULL);
+	ASSERT_EQ(1, exact_domain_rules(m, 1, r1, r2));
+	EXPECT_EQ(42 * MS, mpq_floor_u64(r2));
+	mpq_clears(r1, r2, NULL);
+
+	dl_child_stop(&m->c[0]);
+	check_limit(_metadata, m);
+	expect_partition(_metadata, m, 3 * MS, "exact", 3 * MS, 3 * MS);
+	ASSERT_EQ(0, admit_in_partition(m, 3 * MS, 5 * MS, 10 * MS));
+	check_limit(_metadata, m);
+	expect_partition(_metadata, m, 0, "exact", 0, 0);
+}
+
+/*
+ * The global request right after a write to the sysctl, before anything
+ * reads the state view (which waits for pending work): a mode switch
+ * computes and publishes before the write returns.  Only where the global
+ * request is published (not while dlqos drives the CPUs).
+ */
+static void check_published_now(struct __test_metadata *_metadata,
+				struct model *m)
+{
+	long long now = read_cpu_dma_latency();
+	uint64_t floor_ns;
+	mpq_t l;
+
+	if (dlqos_driving())
+		return;
+	mpq_init(l);
+	ASSERT_EQ(1, exact_limit(m, l));
+	floor_ns = mpq_floor_u64(l);
+	/* floor(L*) in us, or that of 1 ns below (rule 2's rounding). */
+	EXPECT_TRUE(now == (long long)(floor_ns / 1000) ||
+		    (floor_ns && now == (long long)((floor_ns - 1) / 1000))) {
+		TH_LOG("published %lld us at once, L* %.3f us", now,
+		       mpq_get_d(l) / 1000);
+	}
+	mpq_clear(l);
+}
+
+/*
+ * Mode switches with tasks in both root domains: the partition's
+ * (3 ms, 5 ms, 10 ms) and (1.5 ms, 5 ms, 10 ms) (demand_constrained: 2 ms
+ * under "bandwidth" and "off", 0.5 ms under "demand"), and twice
+ * (5 ms, 20 ms, 50 ms) in the root cpuset (on the 2-CPU guest a domain
+ * of CPU 0 alone: 15 ms, rule 1, under "bandwidth", 10 ms under
+ * "demand").  bandwidth -> demand -> off -> demand -> bandwidth, each
+ * checked at once.
+ */
+TEST_F(limit, demand_mode_switch)
+{
+	static const char * const modes[] = {
+		"demand", "off", "demand", "bandwidth",
+	};
+	struct model *m = &self->m;
+	struct domain_state ds;
+	uint64_t bandwidth_ns;
+	char why[128];
+	unsigned int i;
+
+	if (model_partition(m, why, sizeof(why)))
+		SKIP(return, "%s", why);
+	ASSERT_EQ(0, admit(m, 5 * MS, 20 * MS, 50 * MS, DL_CHILD_BLOCK));
+	ASSERT_EQ(0, admit(m, 5 * MS, 20 * MS, 50 * MS, DL_CHILD_BLOCK));
+	ASSERT_EQ(0, admit_in_partition(m, 3 * MS, 5 * MS, 10 * MS));
+	ASSERT_EQ(0, admit_in_partition(m, 1500 * US, 5 * MS, 10 * MS));
+	check_limit(_metadata, m);
+	ASSERT_EQ(0, partition_line(m, &ds));
+	bandwidth_ns = ds.limit_ns;
+	EXPECT_EQ(2 * MS, bandwidth_ns);
+	for (i = 0; i < ARRAY_SIZE(modes); i++) {
+		TH_LOG("rule 2: %s", modes[i]);
+		set_rule2(_metadata, modes[i]);
+		check_published_now(_metadata, m);
+		check_limit(_metadata, m);
+		if (strcmp(modes[i], "demand"))
+			continue;
+		/* The partition's limit is not the one of "bandwidth". */
+		ASSERT_EQ(0, partition_line(m, &ds));
+		EXPECT_NE(bandwidth_ns, ds.limit_ns);
+		EXPECT_EQ(500 * US, ds.limit_ns);
+	}
+}
+
+/*
+ * Tasks leave: the limit goes back up to the new exact bound.  A (1 ms,
+ * 4 ms, 10 ms), B (2 ms, 5 ms, 10 ms), C (2 ms, 6 ms, 10 ms): A alone 3 ms
+ * (rule 1); with B 2 ms (g(5 ms) = 5 - 3); with C 1 ms (g(6 ms) = 6 - 5),
+ * rule 1 being 3 ms.  A stopped: 2 ms (g(6 ms) = 6 - 4); B stopped: 4 ms
+ * (C's slack); C stopped: no limit.
+ */
+TEST_F(limit, demand_task_exits)
+{
+	struct model *m = &self->m;
+	struct domain_state ds;
+	uint64_t demand;
+	char why[128];
+
+	if (model_partition(m, why, sizeof(why)))
+		SKIP(return, "%s", why);
+	set_rule2(_metadata, "demand");
+	ASSERT_EQ(0, admit_in_partition(m, 1 * MS, 4 * MS, 10 * MS));
+	check_limit(_metadata, m);
+	expect_partition(_metadata, m, 3 * MS, "exact", 3 * MS, 3 * MS);
+	ASSERT_EQ(0, admit_in_partition(m, 2 * MS, 5 * MS, 10 * MS));
+	check_limit(_metadata, m);
+	expect_partition(_metadata, m, 2 * MS, "exact", 2 * MS, 2 * MS);
+	ASSERT_EQ(0, admit_in_partition(m, 2 * MS, 6 * MS, 10 * MS));
+	check_limit(_metadata, m);
+	expect_partition(_metadata, m, 1 * MS, "exact", 1 * MS, 1 * MS);
+
+	dl_child_stop(&m->c[0]);
+	check_limit(_metadata, m);
+	expect_partition(_metadata, m, 2 * MS, "exact", 2 * MS, 2 * MS);
+	dl_child_stop(&m->c[1]);
+	check_limit(_metadata, m);
+	expect_partition(_metadata, m, 4 * MS, "exact", 4 * MS, 4 * MS);
+	dl_child_stop(&m->c[2]);
+	check_limit(_metadata, m);
+	EXPECT_EQ(DEMAND_NA, model_demand(m, 1, &demand));
+	ASSERT_EQ(0, partition_line(m, &ds));
+	EXPECT_STREQ("n/a", ds.demand);
 }
 
 TEST_F(limit, publication_off_on)
