@@ -49,7 +49,8 @@ log=/sys/kernel/debug/test_cpuidle/intervals
 sysctl=/proc/sys/kernel/sched_dl_idle_qos
 rule2=/proc/sys/kernel/sched_dl_idle_qos_rule2
 reserve=/proc/sys/kernel/sched_dl_idle_reserve_us
-policies="menu teo ladder menu-pub teo-pub dlqos dlqos-rule1 dlqos-reserve rt-static"
+policies="menu teo ladder menu-pub teo-pub dlqos dlqos-bandwidth dlqos-rule1"
+policies="$policies dlqos-reserve rt-static"
 
 workload()
 {
@@ -70,7 +71,8 @@ workload()
 policy()
 {
 	exec 3>&-
-	[ -w $rule2 ] && echo bandwidth > $rule2
+	# The kernel's default: the demand rule on a one-CPU root domain.
+	[ -w $rule2 ] && echo demand > $rule2
 	[ -w $reserve ] && echo 0 0 > $reserve
 	case $1 in
 	*-pub)	echo 1 > $sysctl ;;
@@ -78,6 +80,9 @@ policy()
 	esac
 	case $1 in
 	dlqos)	echo 1 > $sysctl ;;
+	dlqos-bandwidth)
+		echo 1 > $sysctl
+		echo bandwidth > $rule2 ;;
 	dlqos-rule1)
 		echo 1 > $sysctl
 		echo off > $rule2 ;;
@@ -91,6 +96,7 @@ policy()
 	esac
 	gov=${1%-pub}
 	gov=${gov%-rule1}
+	gov=${gov%-bandwidth}
 	gov=${gov%-reserve}
 	[ "$gov" = rt-static ] && gov=menu
 	echo "$gov" > $cpuidle/current_governor

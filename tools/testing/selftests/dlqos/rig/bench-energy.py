@@ -46,14 +46,15 @@ import re
 import sys
 
 POLICIES = ["menu", "teo", "ladder", "menu-pub", "teo-pub", "dlqos",
-            "dlqos-rule1", "dlqos-reserve", "rt-static"]
+            "dlqos-bandwidth", "dlqos-rule1", "dlqos-reserve", "rt-static"]
 POLICY_DESC = {
     "menu": "menu, publication off",
     "teo": "teo, publication off",
     "ladder": "ladder, publication off",
     "menu-pub": "menu, publication on",
     "teo-pub": "teo, publication on",
-    "dlqos": "dlqos (publication on)",
+    "dlqos": "dlqos (publication on, rule 2 demand: the default)",
+    "dlqos-bandwidth": "dlqos, rule 2 bandwidth (publication on)",
     "dlqos-rule1": "dlqos, rule 2 off (publication on)",
     "dlqos-reserve": "dlqos, idle reservation 0.5 ms / 10 ms (publication on)",
     "rt-static": "cpu_dma_latency = 0 (menu)",
