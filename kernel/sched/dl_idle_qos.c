@@ -725,26 +725,44 @@ static bool dlq_demand_applies(const struct dl_idle_qos_domain *d)
 	       d->nr_tasks && !d->nr_reclaim && !dlq.stray_tasks;
 }
 
-/*
- * The O(1) demand bound of a one-CPU domain: dbf(t) <= t * sum(C_i / D_i)
- * for constrained deadlines, so c * t - dbf(t) - r * t >= D_min * (c -
- * sum(C_i / D_i) - r) at every deadline point t >= D_min; 0 when that is
- * not positive.  Rounded down.
+/**
+ * dl_idle_qos_demand_bound - the O(1) bound of the demand rule
+ * @dmin:	the smallest relative deadline of the entities, ns
+ * @density:	sum of C_i / D_i over them (DL_IDLE_QOS_ONE for 1)
+ * @capacity:	the CPU's capacity c, SCHED_CAPACITY_SCALE for 1
+ * @reserve:	the linear demand r (BW_SHIFT fixed point)
+ *
+ * dbf(t) <= t * sum(C_i / D_i) for constrained deadlines, so c * t -
+ * dbf(t) - r * t >= @dmin * (c - sum(C_i / D_i) - r) at every deadline
+ * point t >= @dmin.
+ *
+ * Return: that bound in ns, rounded down; 0 when it is not positive.
  */
+VISIBLE_IF_KUNIT u64 dl_idle_qos_demand_bound(u64 dmin, u128 density,
+					      unsigned long capacity,
+					      u64 reserve)
+{
+	u128 cap = (u128)capacity * (DL_IDLE_QOS_ONE >> SCHED_CAPACITY_SHIFT);
+	u128 used = density + (u128)reserve * (DL_IDLE_QOS_ONE >> BW_SHIFT);
+
+	if (cap <= used)
+		return 0;
+	return mul_u64_u64_div_u64(dmin, dl_idle_qos_div(cap - used, DLQ_E12,
+							 NULL), DLQ_E18);
+}
+EXPORT_SYMBOL_IF_KUNIT(dl_idle_qos_demand_bound);
+
+/* The O(1) demand bound of a one-CPU domain, in the hooks. */
 static u64 dlq_demand_bound(const struct dl_idle_qos_domain *d)
 {
 	struct rb_node *first = rb_first_cached(&d->deadline_tree);
-	u128 cap = (u128)d->cpu_capacity *
-		   (DL_IDLE_QOS_ONE >> SCHED_CAPACITY_SHIFT);
-	u128 used = d->density +
-		    (u128)dlq.reserve * (DL_IDLE_QOS_ONE >> BW_SHIFT);
-	u64 dmin;
 
-	if (!first || cap <= used)
+	if (!first)
 		return 0;
-	dmin = rb_entry(first, struct dl_idle_qos_node, deadline_node)->deadline;
-	return mul_u64_u64_div_u64(dmin, dl_idle_qos_div(cap - used, DLQ_E12,
-							 NULL), DLQ_E18);
+	return dl_idle_qos_demand_bound(rb_entry(first, struct dl_idle_qos_node,
+						 deadline_node)->deadline,
+					d->density, d->cpu_capacity,
+					dlq.reserve);
 }
 
 /* The limit of a live domain from its rules, and its target. */

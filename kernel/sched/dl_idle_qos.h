@@ -39,6 +39,8 @@ s32 dl_idle_qos_target_us(u64 limit_ns);
 int dl_idle_qos_demand(struct dl_idle_qos_dbf *e, u32 *heap, unsigned int n,
 		       unsigned long capacity, u64 reserve, u64 max_points,
 		       u64 *limit);
+u64 dl_idle_qos_demand_bound(u64 dmin, u128 density, unsigned long capacity,
+			     u64 reserve);
 #endif
 
 #endif /* _KERNEL_SCHED_DL_IDLE_QOS_H */

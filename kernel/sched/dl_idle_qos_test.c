@@ -444,6 +444,46 @@ static void dlq_test_demand_rounding(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, l, 2000001);
 }
 
+/*
+ * The O(1) bound the hooks take, D_min * (c - sum C_i / D_i - r), never
+ * exceeds the exact value.  The constrained pair: 5 ms * (1 - 0.6 - 0.3) =
+ * 0.5 ms, the exact value.  A (1, 2, 10) ms and B (1, 10, 10) ms: 2 ms *
+ * (1 - 0.5 - 0.1) = 0.8 ms, below the exact 1 ms (t = 2 ms: 2 - 1).  Half
+ * a CPU and (1, 4, 4) ms: 4 * (0.5 - 0.25) = 1 ms.  Density at or above c:
+ * 0.
+ */
+static void dlq_test_demand_bound(struct kunit *test)
+{
+	u64 pair[2][3] = { { 3 * MS, 5 * MS, 10 * MS },
+			   { 1500 * 1000, 5 * MS, 10 * MS } };
+	u64 ab[2][3] = { { MS, 2 * MS, 10 * MS }, { MS, 10 * MS, 10 * MS } };
+	u128 dens;
+	u64 l;
+
+	dens = dl_idle_qos_bandwidth(3 * MS, 5 * MS) +
+	       dl_idle_qos_bandwidth(1500 * 1000, 5 * MS);
+	KUNIT_EXPECT_EQ(test, dl_idle_qos_demand_bound(5 * MS, dens, CPUS(1), 0),
+			500000);
+	KUNIT_EXPECT_EQ(test, demand(test, pair, 2, CPUS(1), 0, 100000, &l), 0);
+	KUNIT_EXPECT_LE(test, dl_idle_qos_demand_bound(5 * MS, dens, CPUS(1), 0),
+			l);
+
+	dens = dl_idle_qos_bandwidth(MS, 2 * MS) +
+	       dl_idle_qos_bandwidth(MS, 10 * MS);
+	KUNIT_EXPECT_EQ(test, dl_idle_qos_demand_bound(2 * MS, dens, CPUS(1), 0),
+			800000);
+	KUNIT_EXPECT_EQ(test, demand(test, ab, 2, CPUS(1), 0, 100000, &l), 0);
+	KUNIT_EXPECT_EQ(test, l, MS);
+
+	dens = dl_idle_qos_bandwidth(MS, 4 * MS);
+	KUNIT_EXPECT_EQ(test, dl_idle_qos_demand_bound(4 * MS, dens,
+						       CPUS(1) / 2, 0), MS);
+	KUNIT_EXPECT_EQ(test, dl_idle_qos_demand_bound(4 * MS, ONE / 2,
+						       CPUS(1) / 2, 0), 0);
+	KUNIT_EXPECT_EQ(test, dl_idle_qos_demand_bound(4 * MS, ONE / 4,
+						       CPUS(1) / 2, 1 << 18), 0);
+}
+
 static struct kunit_case dl_idle_qos_test_cases[] = {
 	KUNIT_CASE(dlq_test_div),
 	KUNIT_CASE(dlq_test_frequency),
@@ -460,6 +500,7 @@ static struct kunit_case dl_idle_qos_test_cases[] = {
 	KUNIT_CASE(dlq_test_demand_constrained),
 	KUNIT_CASE(dlq_test_demand_capacity),
 	KUNIT_CASE(dlq_test_demand_rounding),
+	KUNIT_CASE(dlq_test_demand_bound),
 	{}
 };
 
