@@ -3,12 +3,12 @@
  * dl_bench: a set of periodic SCHED_DEADLINE tasks that log every job, for
  * the energy and deadline-miss benchmark of `make bench`.
  *
- *   dl_bench SECONDS RUNTIME:DEADLINE:PERIOD:WORK[:OFFSET] ...  (microseconds)
+ *   dl_bench [-a] SECONDS RUNTIME:DEADLINE:PERIOD:WORK[:OFFSET] ...
  *
- * One thread per task.  The threads start together and each makes itself
- * SCHED_DEADLINE OFFSET (default 0) later; the kernel then releases job k
- * of a task at t + k * PERIOD, where t is the moment of its
- * sched_setattr().  Each job busy-runs WORK
+ * Times are in microseconds.  One thread per task.  The threads start
+ * together and each makes itself SCHED_DEADLINE OFFSET (default 0) later;
+ * the kernel then releases job k of a task at t + k * PERIOD, where t is
+ * the moment of its sched_setattr().  Each job busy-runs WORK
  * (a loop calibrated beforehand: under -icount it takes exactly WORK of
  * guest time when not preempted), then calls sched_yield(), which
  * throttles the task until its next period, as rt-tests cyclicdeadline
@@ -24,6 +24,16 @@
  * start_ns on CPU cpu and completed at finish_ns.  The release of job 0 is
  * the time just before sched_setattr(), which may precede the kernel's by
  * the duration of the call (a few microseconds).
+ *
+ * With -a ("aligned"), job 0 of every task is empty: its thread calls
+ * sched_yield() at once after its sched_setattr(), and the job has no J
+ * line.  Without it, on a CPU the tasks share, a thread's sched_setattr()
+ * waits for the work of job 0 of the tasks admitted before it, and their
+ * release grids are that far apart; with it, tasks of the same OFFSET
+ * start their grids within microseconds of one another, and when their
+ * periods are equal every release of theirs is a common one (a critical
+ * instant).  The first J line of each task is then job 1, released at
+ * t + PERIOD.
  *
  * The release of every later job is the kernel's: the replenishment that
  * ends a throttle moves the deadline by whole periods, so the kernel
@@ -57,6 +67,7 @@ struct task {
 
 static pthread_barrier_t barrier;
 static int stop;
+static int aligned;
 static double ns_per_loop;
 
 /*
@@ -103,6 +114,11 @@ static void *task_main(void *arg)
 	t->err = set_deadline(0, t->runtime, t->deadline, t->period);
 	if (t->err)
 		return NULL;
+	if (aligned) {
+		/* Job 0: empty, not logged. */
+		next = 1;
+		sched_yield();
+	}
 	while (!__atomic_load_n(&stop, __ATOMIC_RELAXED) && t->nr_jobs < t->max_jobs) {
 		j = &t->jobs[t->nr_jobs];
 		j->start = now_ns(CLOCK_MONOTONIC);
@@ -127,13 +143,20 @@ int main(int argc, char **argv)
 {
 	struct task tasks[MAX_TASKS] = {};
 	unsigned long long c, d, p, w, o;
-	int n = argc - 2, i, ret = 0;
+	const char *prog = argv[0];
+	int n, i, ret = 0;
 	long k, seconds;
 
+	if (argc > 1 && !strcmp(argv[1], "-a")) {
+		aligned = 1;
+		argv++;
+		argc--;
+	}
+	n = argc - 2;
 	if (argc < 3 || n > MAX_TASKS) {
 		fprintf(stderr,
-			"usage: %s SECONDS RUNTIME:DEADLINE:PERIOD:WORK[:OFFSET] ... (us, at most %d tasks)\n",
-			argv[0], MAX_TASKS);
+			"usage: %s [-a] SECONDS RUNTIME:DEADLINE:PERIOD:WORK[:OFFSET] ... (us, at most %d tasks)\n",
+			prog, MAX_TASKS);
 		return 2;
 	}
 	seconds = atol(argv[1]);
