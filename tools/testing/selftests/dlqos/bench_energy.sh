@@ -35,6 +35,7 @@
 #   LIMIT cpu limit_ns             that CPU's limit while the tasks run
 #   RES cpu state usage time_us    as above
 #   JOBS cpu jobs misses           jobs of the CPU's tasks, and misses
+#   LATE cpu J ...                 each late job, its J line
 # Workloads are periodic deadline task sets for one CPU (the benchmark
 # boots one: under -icount all CPUs share one instruction clock, so a busy
 # or polling CPU would slow the others down in guest time), given as
@@ -163,7 +164,7 @@ print_states()
 misses()
 {
 	awk -v cpu="$1" '$1 == "T" { d[$2] = $4 }
-		$1 == "J" { n++; if ($6 > $4 + d[$2]) m++ }
+		$1 == "J" { n++; if ($6 > $4 + d[$2]) { m++; print "LATE", cpu, $0 } }
 		END { print "JOBS", cpu, n + 0, m + 0 }' "$2"
 }
 
