@@ -1016,7 +1016,6 @@ TEST_F(gov, demand_tight)
 		EXPECT_EQ(expect, run[i].dom.limit_ns);
 		EXPECT_GE(run[i].usage, periods);
 	}
-	EXPECT_GT(run[1].b.misses, run[1].b.jobs / 4);
 
 	/*
 	 * The timing: the grids closer than the 200 us the work leaves of
@@ -1025,25 +1024,30 @@ TEST_F(gov, demand_tight)
 	 * still that of dl_bench's start, and something wakes the CPU once
 	 * a second: a few milliseconds before a release, that leaves too
 	 * little time for the state); and at the limit, no job late and no
-	 * period lost.
+	 * period lost; at 1.3 times it, misses.  A DEBUG=1 kernel's
+	 * sched_setattr() takes about 1 ms: the grids start that far apart
+	 * (CI: 1100 us), no release is a critical instant, and 1.3 times
+	 * the limit misses nothing.
 	 */
 	for (i = 0; i < 2; i++)
 		timing_ok &= run[i].offset < 200 * US &&
 			     run[i].woken >= run[i].b.jobs * 9 / 10;
-	timing_ok &= !run[0].b.misses && !run[0].b.slips;
+	timing_ok &= !run[0].b.misses && !run[0].b.slips &&
+		     run[1].b.misses > run[1].b.jobs / 4;
 	/* As gov.light_workload: a debug kernel's wakeup path stalls jobs. */
 	if (getenv("DLQOS_DEBUG") && !timing_ok &&
 	    _metadata->exit_code != KSFT_FAIL)
 		SKIP(return,
-		     "debug kernel: at the limit %ld misses, %ld slips in %ld jobs, grids %lld us apart, its own wakeup path stalls jobs",
+		     "debug kernel: at the limit %ld misses, %ld slips in %ld jobs, at 1.3x %ld, grids %lld us apart: its setattr and wakeup path are too slow",
 		     run[0].b.misses, run[0].b.slips, run[0].b.jobs,
-		     run[0].offset / 1000);
+		     run[1].b.misses, run[0].offset / 1000);
 	for (i = 0; i < 2; i++) {
 		EXPECT_LT(run[i].offset, 200 * US);
 		EXPECT_GE(run[i].woken, run[i].b.jobs * 9 / 10);
 	}
 	EXPECT_EQ(0, run[0].b.misses);
 	EXPECT_EQ(0, run[0].b.slips);
+	EXPECT_GT(run[1].b.misses, run[1].b.jobs / 4);
 }
 
 TEST_HARNESS_MAIN
