@@ -178,6 +178,43 @@ static inline int ensure_test_driver(void)
 	return load_test_driver(params);
 }
 
+/* The test driver's idle log (load it with log=N): one line a period. */
+#define IDLE_LOG	"/sys/kernel/debug/test_cpuidle/intervals"
+
+/* One line of IDLE_LOG: "cpu state entry_ns length_ns flags". */
+struct idle_period {
+	int cpu, state, flags;
+	unsigned long long entry, length;
+};
+
+/**
+ * read_idle_log() - read the test driver's idle log
+ * @p: where to store the periods
+ * @max: how many @p holds
+ *
+ * The periods of every CPU, in the order of the file (CPU by CPU, each
+ * CPU's oldest first); the log keeps N periods per CPU, so @max may need
+ * to be N times the number of CPUs.  Reading stops at @max periods or at
+ * the first line that does not parse.  Writing to IDLE_LOG clears it.
+ *
+ * Return: the number of periods stored, or -errno if IDLE_LOG cannot be
+ * opened (no test driver, or loaded without log=).
+ */
+static inline int read_idle_log(struct idle_period *p, int max)
+{
+	FILE *f = fopen(IDLE_LOG, "r");
+	int n = 0;
+
+	if (!f)
+		return -errno;
+	while (n < max && fscanf(f, "%d %d %llu %llu %d", &p[n].cpu,
+				 &p[n].state, &p[n].entry, &p[n].length,
+				 &p[n].flags) == 5)
+		n++;
+	fclose(f);
+	return n;
+}
+
 /*
  * The cpuidle driver the kernel registered at boot, if any: psci_idle on
  * arm64 (cpuidle-psci, with the idle states of rig/virt-idle-states.dtsi),

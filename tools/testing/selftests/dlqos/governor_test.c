@@ -788,29 +788,8 @@ static int read_domain(const char *cpus, struct domain_line *dom)
 	return ret;
 }
 
-/* One line of /sys/kernel/debug/test_cpuidle/intervals. */
-struct idle_period {
-	int cpu, state, flags;
-	long long entry, length;
-};
-
-#define IDLE_LOG	"/sys/kernel/debug/test_cpuidle/intervals"
+/* The idle log's length, per CPU. */
 #define IDLE_LOG_LEN	4096
-
-static int read_idle_log(struct idle_period *p, int max)
-{
-	FILE *f = fopen(IDLE_LOG, "r");
-	int n = 0;
-
-	if (!f)
-		return -errno;
-	while (n < max && fscanf(f, "%d %d %lld %lld %d", &p[n].cpu,
-				 &p[n].state, &p[n].entry, &p[n].length,
-				 &p[n].flags) == 5)
-		n++;
-	fclose(f);
-	return n;
-}
 
 /*
  * Tasks A and B of gov.demand_tight (us): releases in common, deadlines in
@@ -851,6 +830,7 @@ static void demand_run(struct __test_metadata *_metadata, int cpu,
 {
 	static struct idle_period p[2 * IDLE_LOG_LEN];
 	long long usage, x, exit_ns = exit_us * 1000;
+	unsigned long long rel;
 	char params[128], cmd[256], cpus[16];
 	int i, k, n, task, in_part;
 	FILE *f;
@@ -891,11 +871,11 @@ static void demand_run(struct __test_metadata *_metadata, int cpu,
 	ASSERT_LE(0, n);
 	for (task = 0; task < BENCH_TASKS; task++) {
 		for (i = 0; i < r->b.nr_rel[task]; i++) {
-			x = r->b.rel[task][i];
+			rel = r->b.rel[task][i];
 			for (k = 0; k < n; k++)
 				if (p[k].cpu == cpu && p[k].state == 1 &&
-				    p[k].entry < x &&
-				    x <= p[k].entry + p[k].length + exit_ns)
+				    p[k].entry < rel &&
+				    rel <= p[k].entry + p[k].length + exit_ns)
 					break;
 			r->woken += k < n;
 		}

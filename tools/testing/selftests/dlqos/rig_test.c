@@ -256,29 +256,7 @@ TEST_F(driver, exit_latency_is_paid)
 	enable_all_states();
 }
 
-/* One line of /sys/kernel/debug/test_cpuidle/intervals. */
-struct idle_period {
-	int cpu, state, flags;
-	unsigned long long entry, length;
-};
-
-#define LOG_FILE	"/sys/kernel/debug/test_cpuidle/intervals"
 #define MAX_PERIODS	4096
-
-static int read_log(struct idle_period *p, int max)
-{
-	FILE *f = fopen(LOG_FILE, "r");
-	int n = 0;
-
-	if (!f)
-		return -errno;
-	while (n < max && fscanf(f, "%d %d %llu %llu %d", &p[n].cpu,
-				 &p[n].state, &p[n].entry, &p[n].length,
-				 &p[n].flags) == 5)
-		n++;
-	fclose(f);
-	return n;
-}
 
 /* The end of CPU 0's last period that ended before @t, or 0. */
 static uint64_t last_end_before(const struct idle_period *p, int n, uint64_t t)
@@ -334,7 +312,7 @@ TEST_F(driver, idle_log)
 	/* CPU 0 runs this task from here to the sleeps: no period between. */
 	usage = state_ll(0, 3, "usage");
 	time_us = state_ll(0, 3, "time");
-	ASSERT_EQ(0, write_file(LOG_FILE, "1"));
+	ASSERT_EQ(0, write_file(IDLE_LOG, "1"));
 	next[0] = now_ns(CLOCK_MONOTONIC);
 	for (i = 0; i < WAKEUPS; i++) {
 		next[i] = (i ? next[i - 1] : next[0]) + 5 * 1000 * 1000;
@@ -342,7 +320,7 @@ TEST_F(driver, idle_log)
 	}
 	usage = state_ll(0, 3, "usage") - usage;
 	time_us = state_ll(0, 3, "time") - time_us;
-	n = read_log(p, MAX_PERIODS);
+	n = read_idle_log(p, MAX_PERIODS);
 	ASSERT_GT(n, 0);
 	ASSERT_LT(n, MAX_PERIODS);
 
@@ -390,8 +368,8 @@ TEST_F(driver, idle_log)
 	}
 
 	cleared = now_ns(CLOCK_MONOTONIC);
-	ASSERT_EQ(0, write_file(LOG_FILE, "1"));
-	n = read_log(p, MAX_PERIODS);
+	ASSERT_EQ(0, write_file(IDLE_LOG, "1"));
+	n = read_idle_log(p, MAX_PERIODS);
 	ASSERT_LE(0, n);
 	for (k = 0; k < n; k++)
 		EXPECT_GE(p[k].entry + p[k].length, cleared);
@@ -405,7 +383,7 @@ TEST_F(driver, idle_log)
 TEST_F(driver, idle_log_parameter)
 {
 	ASSERT_EQ(0, load_test_driver("table=spr"));
-	EXPECT_NE(0, access(LOG_FILE, F_OK));
+	EXPECT_NE(0, access(IDLE_LOG, F_OK));
 	ASSERT_EQ(0, unload_test_driver());
 	EXPECT_EQ(-EINVAL, load_test_driver("table=spr log=99999999"));
 }
