@@ -87,18 +87,18 @@ struct state {
 	long stray_tasks;
 };
 
-static uint64_t parse_u64(const char *v)
+static inline uint64_t parse_u64(const char *v)
 {
 	return strncmp(v, "none", 4) ? strtoull(v, NULL, 10) : NONE;
 }
 
-static long long parse_us(const char *v)
+static inline long long parse_us(const char *v)
 {
 	return strncmp(v, "none", 4) ? strtoll(v, NULL, 10) : -1;
 }
 
 /* A cpulist ("0-1", "1", "0,2-3") as a bit mask; 0 if it cannot be read. */
-static unsigned long long parse_cpulist(const char *v)
+static inline unsigned long long parse_cpulist(const char *v)
 {
 	unsigned long long mask = 0;
 	int a, b, n;
@@ -124,7 +124,7 @@ static unsigned long long parse_cpulist(const char *v)
 			"rule1_ns %31s rule2_ns %31s limit_ns %31s " \
 			"demand_ns %31s demand %15s"
 
-static int read_state(struct state *s)
+static inline int read_state(struct state *s)
 {
 	FILE *f = fopen(STATE_FILE, "r");
 	char line[512], limit[32], published[32], effective[32], *v;
@@ -207,7 +207,7 @@ static int read_state(struct state *s)
 }
 
 /* The value of the cpu_latency_qos constraint, as user space sees it. */
-static long long read_cpu_dma_latency(void)
+static inline long long read_cpu_dma_latency(void)
 {
 	int fd = open("/dev/cpu_dma_latency", O_RDONLY);
 	int32_t v;
@@ -245,7 +245,7 @@ struct model {
 	int strays;
 };
 
-static int cpu_online(int cpu)
+static inline int cpu_online(int cpu)
 {
 	char path[64];
 
@@ -256,7 +256,7 @@ static int cpu_online(int cpu)
 }
 
 /* The fair server of an online CPU: 0 and its parameters (ns), or -1. */
-static int server_params(int cpu, long long *runtime, long long *period)
+static inline int server_params(int cpu, long long *runtime, long long *period)
 {
 	char path[128];
 
@@ -272,7 +272,7 @@ static int server_params(int cpu, long long *runtime, long long *period)
 }
 
 /* What the fair servers of the online CPUs hold in dl_bw->total_bw. */
-static long long servers_total_bw(void)
+static inline long long servers_total_bw(void)
 {
 	long long sum = 0, r, p;
 	int cpu;
@@ -283,7 +283,7 @@ static long long servers_total_bw(void)
 	return sum;
 }
 
-static int live_tasks(struct model *m)
+static inline int live_tasks(struct model *m)
 {
 	int i, nr = 0;
 
@@ -293,7 +293,7 @@ static int live_tasks(struct model *m)
 }
 
 /* sched_dl_idle_reserve_us: 0 and its runtime and period (us), or -1. */
-static int read_idle_reserve(long long *runtime, long long *period)
+static inline int read_idle_reserve(long long *runtime, long long *period)
 {
 	char buf[64];
 
@@ -308,7 +308,7 @@ static int read_idle_reserve(long long *runtime, long long *period)
  * The idle reservation of one CPU (sched_dl_idle_reserve_us) as admission
  * control accounts it: runtime / period rounded up to 2^-20, into q.
  */
-static void idle_reserve(mpq_t q)
+static inline void idle_reserve(mpq_t q)
 {
 	long long r, p;
 	mpz_t z;
@@ -339,7 +339,7 @@ static const char * const rule2_names[] = {
 };
 
 /* The mode sched_dl_idle_qos_rule2 shows ("bandwidth" if unreadable). */
-static enum rule2_mode rule2_mode(void)
+static inline enum rule2_mode rule2_mode(void)
 {
 	char buf[16];
 	unsigned int i;
@@ -353,13 +353,13 @@ static enum rule2_mode rule2_mode(void)
 }
 
 /* Whether rule 2 is switched off (sched_dl_idle_qos_rule2 = off). */
-static int rule2_off(void)
+static inline int rule2_off(void)
 {
 	return rule2_mode() == RULE2_OFF;
 }
 
 /* Whether @cpu is in root domain @d of the model. */
-static int in_domain(struct model *m, int cpu, int d)
+static inline int in_domain(struct model *m, int cpu, int d)
 {
 	if (m->domains < 2)
 		return d == 0;
@@ -367,7 +367,7 @@ static int in_domain(struct model *m, int cpu, int d)
 }
 
 /* The live tasks the model has in root domain @d. */
-static int domain_tasks(struct model *m, int d)
+static inline int domain_tasks(struct model *m, int d)
 {
 	int i, tasks = 0;
 
@@ -382,7 +382,8 @@ static int domain_tasks(struct model *m, int d)
  * bandwidth) into @rule2, over the domain's tasks, CPUs, fair servers and
  * idle reservation.  Returns 0 when the domain has no task (no limit).
  */
-static int exact_domain_rules(struct model *m, int d, mpq_t rule1, mpq_t rule2)
+static inline int exact_domain_rules(struct model *m, int d, mpq_t rule1,
+				     mpq_t rule2)
 {
 	mpq_t spare, freq, term, reserve;
 	long long rt_runtime = read_ll(RT_RUNTIME);
@@ -458,7 +459,7 @@ enum demand_result {
 };
 
 /* dbf(@t), in ns: the runtime of every job due at or before @t. */
-static uint64_t dbf_at(const struct dbf_entity *e, int n, uint64_t t)
+static inline uint64_t dbf_at(const struct dbf_entity *e, int n, uint64_t t)
 {
 	uint64_t sum = 0;
 	int i;
@@ -473,7 +474,7 @@ static uint64_t dbf_at(const struct dbf_entity *e, int n, uint64_t t)
  * The capacity of @cpu in CPUs (cpu_capacity / 1024, 1 where sysfs has no
  * cpu_capacity), into @c.
  */
-static void capacity_of(int cpu, mpq_t c)
+static inline void capacity_of(int cpu, mpq_t c)
 {
 	char path[96];
 	long long cap;
@@ -489,7 +490,7 @@ static void capacity_of(int cpu, mpq_t c)
 }
 
 /* The only online CPU of root domain @d; -1 if it has none or several. */
-static int domain_only_cpu(struct model *m, int d)
+static inline int domain_only_cpu(struct model *m, int d)
 {
 	int cpu, only = -1, cpus = 0;
 
@@ -530,7 +531,8 @@ static int domain_only_cpu(struct model *m, int d)
  * DEMAND_MODEL_POINTS deadlines, with the smallest g found in @l (an upper
  * bound of the minimum).  @points (or NULL): the distinct deadlines scanned.
  */
-static int exact_domain_demand(struct model *m, int d, mpq_t l, long *points)
+static inline int exact_domain_demand(struct model *m, int d, mpq_t l,
+				      long *points)
 {
 	struct dbf_entity e[MAX_TASKS + 1];
 	uint64_t next[MAX_TASKS + 1];
@@ -653,7 +655,7 @@ out:
  * kernel's budget, where it keeps a safe lower bound of the demand (or
  * more than the model's).
  */
-static int exact_domain_limit(struct model *m, int d, mpq_t l)
+static inline int exact_domain_limit(struct model *m, int d, mpq_t l)
 {
 	int found, demand;
 	mpq_t rule1, q;
@@ -682,7 +684,7 @@ static int exact_domain_limit(struct model *m, int d, mpq_t l)
  * 1, or 2 when a domain's limit is only an upper bound of the kernel's
  * (exact_domain_limit()).
  */
-static int exact_limit(struct model *m, mpq_t l)
+static inline int exact_limit(struct model *m, mpq_t l)
 {
 	int d, ret, found = 0;
 	mpq_t ld;
@@ -702,7 +704,7 @@ static int exact_limit(struct model *m, mpq_t l)
 }
 
 /* floor of a non-negative rational, saturated to UINT64_MAX. */
-static uint64_t mpq_floor_u64(mpq_t q)
+static inline uint64_t mpq_floor_u64(mpq_t q)
 {
 	mpz_t z;
 	uint64_t v;
@@ -716,7 +718,7 @@ static uint64_t mpq_floor_u64(mpq_t q)
 }
 
 /* published * 1000 <= l <= (published + 1) * 1000 */
-static int us_brackets(long long published, mpq_t l)
+static inline int us_brackets(long long published, mpq_t l)
 {
 	mpq_t lo, hi;
 	int ok;
@@ -734,7 +736,7 @@ static int us_brackets(long long published, mpq_t l)
  * happen at the tasks' 0-lag time, not at once, and a dying task with a
  * small runtime needs several periods to run its exit path under TCG.
  */
-static int wait_tasks(long n, struct state *s, int seconds)
+static inline int wait_tasks(long n, struct state *s, int seconds)
 {
 	int i;
 
@@ -753,7 +755,7 @@ static int wait_tasks(long n, struct state *s, int seconds)
  * registered and dlqos is the current governor): dl_idle_qos then
  * withdraws its global request, and each CPU has only its own.
  */
-static int dlqos_driving(void)
+static inline int dlqos_driving(void)
 {
 	char buf[32];
 
@@ -768,7 +770,7 @@ static int dlqos_driving(void)
  * (power/pm_qos_resume_latency_us: "0" no constraint, "n/a" 0 us), in us;
  * -1 for no constraint.
  */
-static long long user_resume_latency(int cpu)
+static inline long long user_resume_latency(int cpu)
 {
 	char path[96], buf[32];
 
@@ -782,7 +784,7 @@ static long long user_resume_latency(int cpu)
 }
 
 /* The smaller of two constraints in us, -1 standing for none. */
-static long long min_us(long long a, long long b)
+static inline long long min_us(long long a, long long b)
 {
 	if (a < 0)
 		return b;
@@ -797,8 +799,8 @@ static long long min_us(long long a, long long b)
  * constraint the PM QoS core resolves on the CPU device, the smaller of
  * that request and user space's own.
  */
-static void check_cpu_limits(struct __test_metadata *_metadata,
-			     struct model *m, struct state *s)
+static inline void check_cpu_limits(struct __test_metadata *_metadata,
+				    struct model *m, struct state *s)
 {
 	uint64_t floor_ns;
 	long long want;
@@ -853,7 +855,7 @@ static void check_cpu_limits(struct __test_metadata *_metadata,
  * exact value is pending or beyond the budget); min(rule 1, rule 2)
  * otherwise (no demand bound, or an infeasible set).
  */
-static uint64_t kernel_limit(const struct domain_state *ds)
+static inline uint64_t kernel_limit(const struct domain_state *ds)
 {
 	uint64_t rule2 = ds->rule2_ns;
 
@@ -873,8 +875,9 @@ static uint64_t kernel_limit(const struct domain_state *ds)
  * deadlines, "budget" and at most that is allowed too.  Reading the state
  * view waits for the exact computation, so "bound" never passes.
  */
-static void check_demand(struct __test_metadata *_metadata, struct model *m,
-			 int d, const struct domain_state *ds)
+static inline void check_demand(struct __test_metadata *_metadata,
+				struct model *m, int d,
+				const struct domain_state *ds)
 {
 	uint64_t floor_ns;
 	long points;
@@ -914,13 +917,13 @@ static void check_demand(struct __test_metadata *_metadata, struct model *m,
 }
 
 /* floor(q) - @ns, as a signed difference (q >= 0). */
-static long long floor_minus(mpq_t q, uint64_t ns)
+static inline long long floor_minus(mpq_t q, uint64_t ns)
 {
 	return (long long)(mpq_floor_u64(q) - ns);
 }
 
 /* Whether every possible CPU (as far as MAX_CPUS) is online. */
-static int all_cpus_online(void)
+static inline int all_cpus_online(void)
 {
 	char path[64];
 	int cpu;
@@ -947,8 +950,8 @@ static int all_cpus_online(void)
  * next to stray tasks) and each domain's limit from its own fields are
  * compared: every task in a domain or stray, none twice.
  */
-static void check_domains(struct __test_metadata *_metadata, struct model *m,
-			  struct state *s)
+static inline void check_domains(struct __test_metadata *_metadata,
+				 struct model *m, struct state *s)
 {
 	unsigned long long part = m->domains > 1 ? 1ull << m->part_cpu : 0;
 	int i, d, tasks, found = 0, strays_allowed = !all_cpus_online();
@@ -1016,7 +1019,8 @@ static void check_domains(struct __test_metadata *_metadata, struct model *m,
 }
 
 /* The whole check: the kernel's state against the model. */
-static void check_limit(struct __test_metadata *_metadata, struct model *m)
+static inline void check_limit(struct __test_metadata *_metadata,
+			       struct model *m)
 {
 	uint64_t floor_ns, smallest = NONE;
 	int i, driving, global, found;
