@@ -2,7 +2,7 @@
 /*
  * The kernel's view of the deadline-derived idle latency limit (debugfs
  * dl_idle_qos/state) and an independent exact model of it, shared by
- * limit_test and churn_test.
+ * limit_test, churn_test and governor_test (gov.demand_tight).
  *
  * For the SCHED_DEADLINE tasks a test admitted (runtime C, deadline D,
  * period P), the fair servers of the online CPUs (read from debugfs), the
@@ -715,6 +715,22 @@ static inline uint64_t mpq_floor_u64(mpq_t q)
 	    (uint64_t)mpz_get_ui(z);
 	mpz_clear(z);
 	return v;
+}
+
+/*
+ * The model's demand bound of root domain @d, rounded down to ns, into
+ * @ns (NONE unless feasible); returns exact_domain_demand()'s result.
+ */
+static inline int model_demand(struct model *m, int d, uint64_t *ns)
+{
+	int ret;
+	mpq_t q;
+
+	mpq_init(q);
+	ret = exact_domain_demand(m, d, q, NULL);
+	*ns = ret == DEMAND_EXACT ? mpq_floor_u64(q) : NONE;
+	mpq_clear(q);
+	return ret;
 }
 
 /* published * 1000 <= l <= (published + 1) * 1000 */

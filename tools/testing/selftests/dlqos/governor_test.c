@@ -12,10 +12,8 @@
 
 #include "../kselftest_harness.h"
 #include "dlqos_util.h"
+#include "dlqos_limit.h"
 
-#define US		1000ull
-#define MS		1000000ull
-#define SYSCTL		"/proc/sys/kernel/sched_dl_idle_qos"
 #define C1E		2
 #define C6		3
 
@@ -663,107 +661,12 @@ TEST_F(gov, light_workload)
 	EXPECT_EQ(0, r.slips);
 }
 
-/* Deadline task parameters (ns). */
-struct dl_params {
-	uint64_t runtime, deadline, period;
-};
-
-static uint64_t gcd_u64(uint64_t a, uint64_t b)
-{
-	uint64_t t;
-
-	while (b) {
-		t = a % b;
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
-#define RULE2		"/proc/sys/kernel/sched_dl_idle_qos_rule2"
-#define IDLE_RESERVE	"/proc/sys/kernel/sched_dl_idle_reserve_us"
-#define MAX_ENTITIES	8
-
-/*
- * The demand bound of a root domain of one CPU, @cpu, that holds the
- * deadline tasks @task[0..@n - 1], from its definition:
- *
- *   floor(min over the absolute deadlines t of (s * t - dbf(t)))
- *
- * dbf(t) the runtime of every job due at or before t, the jobs of the
- * tasks and of the CPU's fair server (deadline = period, from debugfs); s
- * the CPU's capacity (cpu_capacity / 1024, 1 without that file) less the
- * idle reservation (sched_dl_idle_reserve_us, rounded up to 2^-20 as
- * admission control accounts it).  g(t) = s * t - dbf(t) is kept in units
- * of 2^-20 ns.  With U = sum(C / P) <= s, the deadlines after the largest
- * relative deadline D_max repeat every hyperperiod H (the least common
- * multiple of the periods) while dbf grows by U * H <= s * H, so that
- * g(t + H) >= g(t): the minimum is at a deadline up to D_max + H.
- * Returns -1 where that does not hold (no fair server, U > s, H above
- * 10 s), or where the minimum is negative.
- */
-static long long demand_bound_ns(int cpu, const struct dl_params *task, int n)
-{
-	uint64_t slope, hyper = 1, d_max = 0, used = 0, t, dbf;
-	struct dl_params e[MAX_ENTITIES];
-	long long r, p, g, min = LLONG_MAX;
-	char path[128], buf[64];
-	int i, k;
-
-	if (n < 1 || n >= MAX_ENTITIES)
-		return -1;
-	memcpy(e, task, n * sizeof(*e));
-	snprintf(path, sizeof(path),
-		 "/sys/kernel/debug/sched/fair_server/cpu%d/runtime", cpu);
-	r = read_ll(path);
-	snprintf(path, sizeof(path),
-		 "/sys/kernel/debug/sched/fair_server/cpu%d/period", cpu);
-	p = read_ll(path);
-	if (r <= 0 || p <= 0)
-		return -1;
-	e[n++] = (struct dl_params){ r, p, p };
-
-	snprintf(path, sizeof(path), CPU_SYSFS "/cpu%d/cpu_capacity", cpu);
-	slope = read_ll(path) < 0 ? 1ull << 20 : read_ll(path) << 10;
-	if (!read_file(IDLE_RESERVE, buf, sizeof(buf)) &&
-	    sscanf(buf, "%lld %lld", &r, &p) == 2 && r > 0 && p > 0)
-		slope -= (((uint64_t)r << 20) + p - 1) / p;
-
-	for (i = 0; i < n; i++) {
-		hyper = hyper / gcd_u64(hyper, e[i].period) * e[i].period;
-		if (hyper > 10000 * MS)
-			return -1;
-		if (e[i].deadline > d_max)
-			d_max = e[i].deadline;
-	}
-	/* U <= s: sum(C * H / P) <= s * H */
-	for (i = 0; i < n; i++)
-		used += e[i].runtime * (hyper / e[i].period);
-	if (used << 20 > slope * hyper)
-		return -1;
-
-	for (i = 0; i < n; i++) {
-		for (t = e[i].deadline; t <= d_max + hyper; t += e[i].period) {
-			for (k = 0, dbf = 0; k < n; k++)
-				if (t >= e[k].deadline)
-					dbf += ((t - e[k].deadline) /
-						e[k].period + 1) * e[k].runtime;
-			g = (long long)(slope * t) - (long long)(dbf << 20);
-			if (g < min)
-				min = g;
-		}
-	}
-	return min < 0 ? -1 : min >> 20;
-}
-
 /* A "domain CPUS:" line of the state view, where no value is "none". */
 struct domain_line {
 	long tasks;
 	unsigned long long rule1_ns, rule2_ns, limit_ns, demand_ns;
 	char demand[16];
 };
-
-#define STATE_FILE	"/sys/kernel/debug/dl_idle_qos/state"
 
 /* The line of the root domain of @cpus (a cpulist): 0, or -1 if none. */
 static int read_domain(const char *cpus, struct domain_line *dom)
@@ -799,10 +702,49 @@ static int read_domain(const char *cpus, struct domain_line *dom)
 #define DEMAND_B	"1000:5000:20000:900"
 #define DEMAND_SECONDS	3
 
-static const struct dl_params demand_tasks[] = {
+static const struct task_param demand_tasks[] = {
 	{ 2000 * US, 5000 * US, 20000 * US },
 	{ 1000 * US, 5000 * US, 20000 * US },
 };
+
+/*
+ * What the exact model of dlqos_limit.h (GMP) makes of the partition of
+ * CPU @part while it holds demand_tasks[], started as @c[]: into @rule1,
+ * @bound and @limit its rule 1, its demand bound and its limit, each
+ * rounded down to ns.  Returns 0, or -1 (all three -1) unless the model
+ * finds the demand bound exactly.
+ */
+static int demand_model(int part, const struct dl_child *c, long long *rule1,
+			long long *bound, long long *limit)
+{
+	static struct model m;
+	mpq_t r1, r2, l;
+	uint64_t demand;
+	int i, ret = -1;
+
+	*rule1 = *bound = *limit = -1;
+	memset(&m, 0, sizeof(m));
+	m.domains = 2;
+	m.part_cpu = part;
+	for (i = 0; i < ARRAY_SIZE(demand_tasks); i++) {
+		m.t[i] = demand_tasks[i];
+		m.c[i] = c[i];	/* the model counts a task while its child runs */
+		m.dom[i] = 1;
+	}
+	m.n = i;
+	if (model_demand(&m, 1, &demand) != DEMAND_EXACT)
+		return -1;
+	mpq_inits(r1, r2, l, NULL);
+	if (exact_domain_rules(&m, 1, r1, r2) == 1 &&
+	    exact_domain_limit(&m, 1, l) == 1) {
+		*rule1 = mpq_floor_u64(r1);
+		*bound = demand;
+		*limit = mpq_floor_u64(l);
+		ret = 0;
+	}
+	mpq_clears(r1, r2, l, NULL);
+	return ret;
+}
 
 /* One run of gov.demand_tight. */
 struct demand_run {
@@ -906,7 +848,7 @@ static void demand_run(struct __test_metadata *_metadata, int cpu,
  * A runtime 2 ms, B 1 ms, both due 5 ms after the release.  dbf(5 ms) =
  * 3 ms, so the demand bound is 2 ms, below rule 1 (3 ms, the smaller
  * slack) and rule 2 (7.5 ms): the kernel's limit must be that, computed
- * here from dbf() over the tasks and the CPU's fair server.  Then, with
+ * here by the exact model of dlqos_limit.h (demand_model()).  Then, with
  * publication off (no governor is held by the limit) and menu choosing
  * between polling and one state (15 ms of idle in each period select
  * it), dl_bench -a runs the tasks with their releases aligned, so that
@@ -942,17 +884,6 @@ TEST_F(gov, demand_tight)
 	snprintf(cpus, sizeof(cpus), "%d", part);
 	ASSERT_EQ(0, write_file(SYSCTL, "0"));
 
-	bound = demand_bound_ns(part, demand_tasks, ARRAY_SIZE(demand_tasks));
-	ASSERT_LE(0, bound);
-	rule1 = LLONG_MAX;
-	for (i = 0; i < ARRAY_SIZE(demand_tasks); i++)
-		if (demand_tasks[i].deadline - demand_tasks[i].runtime < rule1)
-			rule1 = demand_tasks[i].deadline -
-				demand_tasks[i].runtime;
-	expect = bound < rule1 ? bound : rule1;
-	TH_LOG("demand bound %lld ns, rule 1 %lld ns: limit %lld ns", bound,
-	       rule1, expect);
-
 	/* The limit, read with the tasks admitted (blocked) in the partition. */
 	ASSERT_EQ(0, partition_enter(1));
 	for (i = 0; i < ARRAY_SIZE(demand_tasks); i++)
@@ -962,6 +893,9 @@ TEST_F(gov, demand_tight)
 					    demand_tasks[i].period,
 					    DL_CHILD_BLOCK));
 	ASSERT_EQ(0, partition_enter(0));
+	ASSERT_EQ(0, demand_model(part, self->t.c, &rule1, &bound, &expect));
+	TH_LOG("model: demand bound %lld ns, rule 1 %lld ns: limit %lld ns",
+	       bound, rule1, expect);
 	ASSERT_EQ(0, read_domain(cpus, &dom));
 	EXPECT_EQ(2, dom.tasks);
 	EXPECT_EQ(rule1, dom.rule1_ns);

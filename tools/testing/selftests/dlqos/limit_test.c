@@ -702,22 +702,6 @@ static void set_rule2(struct __test_metadata *_metadata, const char *mode)
 	ASSERT_STREQ(mode, buf);
 }
 
-/*
- * The model's demand bound of root domain @d, rounded down to ns, into
- * @ns (NONE unless feasible); returns exact_domain_demand()'s result.
- */
-static int model_demand(struct model *m, int d, uint64_t *ns)
-{
-	int ret;
-	mpq_t q;
-
-	mpq_init(q);
-	ret = exact_domain_demand(m, d, q, NULL);
-	*ns = ret == DEMAND_EXACT ? mpq_floor_u64(q) : NONE;
-	mpq_clear(q);
-	return ret;
-}
-
 /* The state view's line of the partition's root domain, into @ds. */
 static int partition_line(struct model *m, struct domain_state *ds)
 {
