@@ -25,10 +25,18 @@ static int admit(struct model *m, uint64_t runtime, uint64_t deadline,
 	return 0;
 }
 
+/* SCHED_FIFO children a test started: the teardown kills them first. */
+struct fifo_children {
+	pid_t pid[MAX_CPUS + 1];
+	int nr;
+};
+
 FIXTURE(limit) {
 	struct model m;
 	long long rt_runtime;
 	char rule2[16];		/* the rule-2 mode found, restored */
+	struct fifo_children fifo;
+	char governor[32];	/* the governor a test switched from, or "" */
 };
 
 FIXTURE_SETUP(limit)
@@ -41,6 +49,8 @@ FIXTURE_SETUP(limit)
 	self->m.domains = 0;
 	self->m.cur_dom = 0;
 	self->m.strays = 0;
+	self->fifo.nr = 0;
+	self->governor[0] = '\0';
 	self->rt_runtime = read_ll(RT_RUNTIME);
 	ASSERT_EQ(0, read_file(RULE2, self->rule2, sizeof(self->rule2)));
 	ASSERT_EQ(0, write_file(SYSCTL, "1"));
@@ -61,8 +71,15 @@ FIXTURE_TEARDOWN(limit)
 	char buf[32];
 	int i;
 
+	/* The busy loops first: they starve everything below them. */
+	for (i = 0; i < self->fifo.nr; i++)
+		kill(self->fifo.pid[i], SIGKILL);
+	for (i = 0; i < self->fifo.nr; i++)
+		waitpid(self->fifo.pid[i], NULL, 0);
 	dl_children_stop(self->m.c, self->m.n);
 	partition_remove();
+	if (self->governor[0])
+		set_governor(self->governor);
 	if (read_ll(RT_RUNTIME) != self->rt_runtime) {
 		snprintf(buf, sizeof(buf), "%lld", self->rt_runtime);
 		write_file(RT_RUNTIME, buf);
@@ -1036,6 +1053,219 @@ TEST_F(limit, publication_off_on)
 	check_limit(_metadata, m);
 	ASSERT_EQ(0, write_file(SYSCTL, "1"));
 	check_limit(_metadata, m);
+}
+
+/*
+ * Publication latency.  A hook that changes the limit only raises an
+ * irq_work; the requests are updated by the work item it queues.  The
+ * test process and the pollers run SCHED_FIFO at PUB_FIFO_TEST (forked
+ * children inherit it), busy loops at PUB_FIFO_HOG below them.
+ */
+#define PUB_FIFO_TEST	80
+#define PUB_FIFO_HOG	10
+#define PUB_POLL_US	100
+#define PUB_GIVE_UP	(5000 * MS)
+#define PUB_MAX		(10 * MS)
+
+/*
+ * Fork a child of the test (SCHED_FIFO, inherited) that dies with it,
+ * recorded in @f for the teardown: its pid in the parent, 0 in the child,
+ * or -errno.
+ */
+static pid_t fork_fifo(struct fifo_children *f)
+{
+	pid_t parent = getpid(), pid;
+
+	if (f->nr == ARRAY_SIZE(f->pid))
+		return -ENOSPC;
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (!pid) {
+		/* A busy loop left behind would hang the rig. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(1);
+		return 0;
+	}
+	f->pid[f->nr++] = pid;
+	return pid;
+}
+
+/*
+ * A busy loop pinned to @cpu at SCHED_FIFO priority PUB_FIFO_HOG: 0 once
+ * it spins there at that priority, or -errno.
+ */
+static int start_hog(struct fifo_children *f, int cpu)
+{
+	struct sched_param sp = { .sched_priority = PUB_FIFO_HOG };
+	int ack[2], err = 0;
+	cpu_set_t set;
+	pid_t pid;
+
+	if (pipe(ack))
+		return -errno;
+	pid = fork_fifo(f);
+	if (!pid) {
+		CPU_ZERO(&set);
+		CPU_SET(cpu, &set);
+		if (sched_setaffinity(0, sizeof(set), &set) ||
+		    sched_setscheduler(0, SCHED_FIFO, &sp))
+			err = -errno;
+		if (write(ack[1], &err, sizeof(err)) != sizeof(err) || err)
+			_exit(1);
+		for (;;)
+			;
+	}
+	close(ack[1]);
+	if (pid < 0)
+		err = pid;
+	else if (read(ack[0], &err, sizeof(err)) != sizeof(err))
+		err = -EIO;
+	close(ack[0]);
+	return err;
+}
+
+/* What the global poller saw first other than the value before. */
+struct pub_seen {
+	uint64_t at;		/* CLOCK_MONOTONIC (ns); 0: nothing else */
+	long long value;
+};
+
+/*
+ * A child that reads /dev/cpu_dma_latency every PUB_POLL_US until it
+ * shows other than @before, or CLOCK_MONOTONIC passes @end, and then
+ * writes what it saw (struct pub_seen) to the pipe it leaves in @fd.
+ * It polls apart from the test, which blocks reading the state view.
+ */
+static int start_global_poller(struct fifo_children *f, long long before,
+			       uint64_t end, int *fd)
+{
+	struct pub_seen seen = { 0, before };
+	int p[2];
+	pid_t pid;
+
+	if (pipe(p))
+		return -errno;
+	pid = fork_fifo(f);
+	if (!pid) {
+		close(p[0]);
+		while (!seen.at && now_ns(CLOCK_MONOTONIC) < end) {
+			seen.value = read_cpu_dma_latency();
+			if (seen.value != before)
+				seen.at = now_ns(CLOCK_MONOTONIC);
+			else
+				usleep(PUB_POLL_US);
+		}
+		_exit(write(p[1], &seen, sizeof(seen)) != sizeof(seen));
+	}
+	close(p[1]);
+	if (pid < 0) {
+		close(p[0]);
+		return pid;
+	}
+	*fd = p[0];
+	return 0;
+}
+
+/*
+ * How late a tighter limit is published while SCHED_FIFO busy loops, one
+ * pinned to each online CPU, starve CFS everywhere.  With menu (the global
+ * request is withdrawn while dlqos drives the CPUs), a spinning task
+ * (10 ms, 100 ms, 100 ms) publishes 90 ms (rule 1).  Then a task
+ * (1 ms, 2 ms, 10 ms) is admitted: 1 ms (rule 1; rule 2 is 14.5 ms on
+ * two CPUs).  Measured in guest time from just before the admission: when
+ * /dev/cpu_dma_latency (a poller) and each online CPU's effective resume
+ * latency constraint (the state view) show it; at most PUB_MAX each.  The
+ * state view waits for a pending publication before it shows anything.
+ */
+TEST_F(limit, publication_latency)
+{
+	struct sched_param sp = { .sched_priority = PUB_FIFO_TEST };
+	long long before, want, cpu_want[MAX_CPUS];
+	uint64_t t0, end, t, global_ns, cpu_ns[MAX_CPUS];
+	struct model *m = &self->m;
+	struct pub_seen seen;
+	int cpu, fd = -1, found, left = 0;
+	struct state s;
+	mpq_t l;
+
+	ASSERT_EQ(0, get_governor(self->governor, sizeof(self->governor)));
+	ASSERT_EQ(0, set_governor("menu"));
+	ASSERT_EQ(0, sched_setscheduler(0, SCHED_FIFO, &sp));
+	ASSERT_EQ(0, admit(m, 10 * MS, 100 * MS, 100 * MS, DL_CHILD_SPIN));
+	check_limit(_metadata, m);
+	before = read_cpu_dma_latency();
+
+	for (cpu = 0; cpu < MAX_CPUS; cpu++)
+		if (cpu_online(cpu))
+			ASSERT_EQ(0, start_hog(&self->fifo, cpu));
+	/* CFS starved from here on. */
+	usleep(100 * 1000);
+	ASSERT_EQ(before, read_cpu_dma_latency());
+
+	end = now_ns(CLOCK_MONOTONIC) + PUB_GIVE_UP;
+	ASSERT_EQ(0, start_global_poller(&self->fifo, before, end, &fd));
+	t0 = now_ns(CLOCK_MONOTONIC);
+	ASSERT_EQ(0, admit(m, 1 * MS, 2 * MS, 10 * MS, DL_CHILD_BLOCK));
+	mpq_init(l);
+	found = exact_limit(m, l);
+	want = mpq_floor_u64(l) / 1000;
+	mpq_clear(l);
+	ASSERT_EQ(1, found);
+	TH_LOG("limit %lld us -> %lld us, admitted in %llu us", before, want,
+	       (unsigned long long)(m->c[m->n - 1].started - t0) / 1000);
+	ASSERT_GT(before, want);
+
+	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
+		cpu_ns[cpu] = UINT64_MAX;
+		cpu_want[cpu] = min_us(want, user_resume_latency(cpu));
+		left += cpu_online(cpu);
+	}
+	while (left && now_ns(CLOCK_MONOTONIC) < end) {
+		ASSERT_EQ(0, read_state(&s));
+		t = now_ns(CLOCK_MONOTONIC) - t0;
+		for (cpu = 0; cpu < MAX_CPUS; cpu++) {
+			if (!cpu_online(cpu) || cpu_ns[cpu] != UINT64_MAX ||
+			    s.cpu_effective_us[cpu] != cpu_want[cpu])
+				continue;
+			cpu_ns[cpu] = t;
+			left--;
+		}
+		if (left)
+			usleep(PUB_POLL_US);
+	}
+	ASSERT_EQ(sizeof(seen), read(fd, &seen, sizeof(seen)));
+	close(fd);
+
+	global_ns = seen.at ? seen.at - t0 : UINT64_MAX;
+	if (seen.at)
+		TH_LOG("global: %lld us after %llu us", seen.value,
+		       (unsigned long long)global_ns / 1000);
+	else
+		TH_LOG("global: still %lld us", before);
+	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
+		if (!cpu_online(cpu))
+			continue;
+		if (cpu_ns[cpu] != UINT64_MAX)
+			TH_LOG("cpu%d: effective %lld us after %llu us", cpu,
+			       cpu_want[cpu],
+			       (unsigned long long)cpu_ns[cpu] / 1000);
+		else
+			TH_LOG("cpu%d: effective %lld us, not %lld us", cpu,
+			       s.cpu_effective_us[cpu], cpu_want[cpu]);
+	}
+	if (!getenv("DLQOS_ICOUNT"))
+		SKIP(return, "timing assertions need the guest run with -icount (ICOUNT=1)");
+	EXPECT_EQ(want, seen.value);
+	EXPECT_GE(PUB_MAX, global_ns);
+	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
+		if (!cpu_online(cpu))
+			continue;
+		EXPECT_GE(PUB_MAX, cpu_ns[cpu]) {
+			TH_LOG("cpu%d", cpu);
+		}
+	}
 }
 
 TEST_F(limit, sysctl_bad_input)
