@@ -478,7 +478,7 @@ bench-select: deps all $(KOBJ_PROF)/.config
 
 # Two root domains: a cpuset partition on CPU 1 with the light workload,
 # CPU 0 with the tight one, two CPUs under -icount; per CPU its limit, idle
-# residency, idle power and misses under menu (publication off and on)
+# residency, idle power, misses and slips under menu (publication off and on)
 # and dlqos (rig/bench-partition.py).
 bench-partition: deps all
 	mkdir -p $(BUILD)/bench

@@ -34,8 +34,9 @@
 #   PCELL policy
 #   LIMIT cpu limit_ns             that CPU's limit while the tasks run
 #   RES cpu state usage time_us    as above
-#   JOBS cpu jobs misses           jobs of the CPU's tasks, and misses
-#   LATE cpu J ...                 each late job, its J line
+#   PT cpu ... / PJ cpu ...        the T and J lines of the dl_bench run
+#                                  of that CPU's tasks
+# The host (rig/bench-partition.py) counts the misses and slips.
 # Workloads are periodic deadline task sets for one CPU (the benchmark
 # boots one: under -icount all CPUs share one instruction clock, so a busy
 # or polling CPU would slow the others down in guest time), given as
@@ -160,12 +161,10 @@ print_states()
 	done
 }
 
-# Jobs and deadline misses (finish > release + deadline) of a dl_bench run.
-misses()
+# The T and J lines of a dl_bench run on CPU $1, as PT and PJ lines.
+bench_lines()
 {
-	awk -v cpu="$1" '$1 == "T" { d[$2] = $4 }
-		$1 == "J" { n++; if ($6 > $4 + d[$2]) { m++; print "LATE", cpu, $0 } }
-		END { print "JOBS", cpu, n + 0, m + 0 }' "$2"
+	sed -n "s/^\([TJ]\) /P\1 $1 /p" "$2"
 }
 
 partition_bench()
@@ -199,8 +198,8 @@ partition_bench()
 		counters > /tmp/after
 		paste -d' ' /tmp/before /tmp/after |
 			awk '{ print "RES", $1, $2, $7 - $3, $8 - $4 }'
-		misses 0 /tmp/out0
-		misses 1 /tmp/out1
+		bench_lines 0 /tmp/out0
+		bench_lines 1 /tmp/out1
 	done
 	exec 3>&-
 }

@@ -3,13 +3,22 @@
 """bench-partition.py LOG OUT.md: table of the two-root-domain benchmark.
 
 Reads the guest console log of rig.mode=partition (bench_energy.sh
-partition: CPU 0 runs the tight workload in the root cpuset, a cpuset
-partition on CPU 1 the light one) and writes, per policy and CPU, the
-CPU's limit while the tasks ran, the share of its idle time in each state
-(sysfs "time" counters), its mean idle power by the states' power_usage
-(the entry and exit energy of the energy benchmark's model is left out),
-and its jobs and deadline misses.
+partition: CPU 0 runs tasks of 100 us slack in the root cpuset, a cpuset
+partition on CPU 1 the light workload's periods) and writes, per policy
+and CPU, the CPU's limit while the tasks ran, the share of its idle time
+in each state (sysfs "time" counters), its mean idle power by the states'
+power_usage (the entry and exit energy of the energy benchmark's model is
+left out), and its jobs, deadline misses and slips, counted from the
+dl_bench T and J lines of each CPU as the energy benchmark counts them
+(rig/bench-energy.py's count_jobs()).
+
+Job 0 of a task is counted as any other, but its release is the time
+just before its sched_setattr() call (dl_bench), not a release of the
+kernel's: a call that waits (on the cpuset lock, say) makes job 0 late by
+that wait.  The table shows, apart, how late each late job 0 was.
 """
+import importlib.util
+import os
 import sys
 
 DESC = {
@@ -19,41 +28,69 @@ DESC = {
 }
 
 
-def parse(path):
+def load_bench_energy():
+    """rig/bench-energy.py as a module (its name is no identifier)."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                        "bench-energy.py")
+    spec = importlib.util.spec_from_file_location("bench_energy", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+count_jobs = load_bench_energy().count_jobs
+
+
+def parse(lines):
     states, cells, cell = {}, [], None
-    with open(path, errors="replace") as f:
-        for line in f:
-            w = line.split()
-            if not w:
-                continue
-            if w[0] == "STATE" and len(w) == 6:
-                states[int(w[1])] = (w[2], int(w[5]))
-            elif w[0] == "PCELL":
-                cell = {"policy": w[1], "limit": {}, "res": {}, "jobs": {}}
-                cells.append(cell)
-            elif cell is None:
-                continue
-            elif w[0] == "LIMIT" and len(w) == 3:
-                cell["limit"][int(w[1])] = w[2]
-            elif w[0] == "RES" and len(w) == 5:
-                cpu, state = int(w[1]), int(w[2])
-                cell["res"].setdefault(cpu, {})[state] = int(w[4])
-            elif w[0] == "JOBS" and len(w) == 4:
-                cell["jobs"][int(w[1])] = (int(w[2]), int(w[3]))
-            elif w[0] == "ERROR":
-                sys.exit("bench-partition: " + line.strip())
+    for line in lines:
+        w = line.split()
+        if not w:
+            continue
+        if w[0] == "STATE" and len(w) == 6:
+            states[int(w[1])] = (w[2], int(w[5]))
+        elif w[0] == "PCELL" and len(w) == 2:
+            cell = {"policy": w[1], "limit": {}, "res": {}, "tasks": {},
+                    "jobs": {}}
+            cells.append(cell)
+        elif cell is None:
+            continue
+        elif w[0] == "LIMIT" and len(w) == 3:
+            cell["limit"][int(w[1])] = w[2]
+        elif w[0] == "RES" and len(w) == 5:
+            cpu, state = int(w[1]), int(w[2])
+            cell["res"].setdefault(cpu, {})[state] = int(w[4])
+        elif w[0] == "PT" and len(w) == 7:
+            cell["tasks"].setdefault(int(w[1]), {})[int(w[2])] = \
+                tuple(int(x) for x in w[3:])
+        elif w[0] == "PJ" and len(w) == 7:
+            cell["jobs"].setdefault(int(w[1]), []).append(
+                tuple(int(x) for x in w[2:]))
+        elif w[0] == "ERROR":
+            sys.exit("bench-partition: " + line.strip())
     return states, cells
 
 
-def main():
-    states, cells = parse(sys.argv[1])
-    if not states or not cells:
-        sys.exit("bench-partition: no results in " + sys.argv[1])
+def jobs_of(cell, cpu):
+    """Jobs, misses, slips and the lateness (ns) of each late job 0."""
+    tasks, jobs = cell["tasks"].get(cpu, {}), cell["jobs"].get(cpu, [])
+    misses, slips, _ = count_jobs(tasks, jobs)
+    late0, seen = [], set()
+    for task, _, rel, _, fin in jobs:
+        if task in seen:
+            continue
+        seen.add(task)
+        if fin > rel + tasks[task][1]:
+            late0.append(fin - rel - tasks[task][1])
+    return len(jobs), misses, slips, late0
+
+
+def table(states, cells):
     names = [states[s][0] for s in sorted(states)]
     out = ["| policy | CPU | limit (us) | "
            + " | ".join("%s %%" % n for n in names)
-           + " | idle power (mW) | jobs | misses |",
-           "|---|---|---|" + "---|" * len(names) + "---|---|---|"]
+           + " | idle power (mW) | jobs | misses | slips | job 0 late (us) |",
+           "|---|---|---|" + "---|" * len(names) + "---|---|---|---|---|"]
     for c in cells:
         for cpu in sorted(c["res"]):
             res = c["res"][cpu]
@@ -65,10 +102,30 @@ def main():
             limit = c["limit"].get(cpu, "?")
             if limit not in ("none", "?"):
                 limit = "%.0f" % (int(limit) / 1000)
-            jobs, misses = c["jobs"].get(cpu, (0, 0))
-            out.append("| %s | %d | %s | %s | %.0f | %d | %d |"
+            jobs, misses, slips, late0 = jobs_of(c, cpu)
+            out.append("| %s | %d | %s | %s | %.0f | %d | %d | %d | %s |"
                        % (DESC.get(c["policy"], c["policy"]), cpu, limit,
-                          " | ".join(shares), power, jobs, misses))
+                          " | ".join(shares), power, jobs, misses, slips,
+                          ", ".join("%.0f" % (t / 1000) for t in late0)
+                          or "-"))
+    out.append("")
+    out.append("misses: jobs that completed after their release + D; "
+               "slips: periods lost between two jobs of a task (a "
+               "throttled job is one miss and one slip), as in the "
+               "energy benchmark.  Every job counts, job 0 too, but "
+               "job 0's release is the time just before the task's "
+               "sched_setattr() call, not the kernel's: \"job 0 late\" "
+               "shows by how much each late job 0 (one per task) "
+               "missed, and is included in misses.")
+    return out
+
+
+def main():
+    with open(sys.argv[1], errors="replace") as f:
+        states, cells = parse(f)
+    if not states or not cells:
+        sys.exit("bench-partition: no results in " + sys.argv[1])
+    out = table(states, cells)
     with open(sys.argv[2], "w") as f:
         f.write("\n".join(out) + "\n")
     print("\n".join(out))
