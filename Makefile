@@ -61,7 +61,8 @@
 #   BENCH_WORKLOADS, BENCH_POLICIES  only these workloads / policies of
 #                the energy benchmark, e.g. BENCH_POLICIES="dlqos dlqos-rule1"
 #                (default: all; names in tools/testing/selftests/dlqos/
-#                bench_energy.sh)
+#                bench_energy.sh); BENCH_POLICIES applies to
+#                bench-partition too
 
 ARCH		?= x86_64
 SMP		?= 2
@@ -485,7 +486,7 @@ bench-partition: deps all
 	timeout $(TIMEOUT) qemu-system-x86_64 -nographic -no-reboot -nic none \
 		-cpu max -smp 2 -m $(MEM) -kernel $(IMAGE) -initrd $(INITRAMFS) \
 		-icount shift=$(ICOUNT_SHIFT),sleep=off \
-		-append "console=ttyS0 panic=-1 loglevel=5 rig.mode=partition rig.icount=1 rig.idle_table=spr rig.bench_seconds=$(BENCH_SECONDS)" \
+		-append "console=ttyS0 panic=-1 loglevel=5 rig.mode=partition rig.icount=1 rig.idle_table=spr rig.bench_seconds=$(BENCH_SECONDS) $(BENCH_SELECT)" \
 		< /dev/null > $(BUILD)/bench/partition.log 2>&1
 	@grep -q '^DLQOS-RIG-DONE' $(BUILD)/bench/partition.log || \
 		{ echo "bench: the partition guest did not finish: $(BUILD)/bench/partition.log"; exit 1; }
