@@ -480,7 +480,8 @@ bench-select: deps all $(KOBJ_PROF)/.config
 # Two root domains: a cpuset partition on CPU 1 with the light workload,
 # CPU 0 with the tight one, two CPUs under -icount; per CPU its limit, idle
 # residency, idle power, misses and slips under menu (publication off and on)
-# and dlqos (rig/bench-partition.py).
+# and dlqos; and the heavy workload on each CPU under dlqos, teo-pub and
+# rt-static (rig/bench-partition.py).
 bench-partition: deps all
 	mkdir -p $(BUILD)/bench
 	timeout $(TIMEOUT) qemu-system-x86_64 -nographic -no-reboot -nic none \

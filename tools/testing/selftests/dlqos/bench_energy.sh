@@ -25,13 +25,19 @@
 # the profiler itself adds to each call.
 #
 # bench_energy.sh partition (rig.mode=partition, two CPUs): two root
-# domains, CPU 0 (the root cpuset) running tasks of 100 us slack and a
-# cpuset partition on CPU 1 running the light workload's periods, under
-# menu with the publication off and on, and dlqos.  Under -icount a CPU
-# that runs or polls slows the other down in guest time (up to twice), so
+# domains, CPU 0 (the root cpuset) and a cpuset partition on CPU 1, each
+# running a task set of its own.  Workloads (DLQOS_BENCH_WORKLOADS):
+#   tight-light   CPU 0 tasks of 100 us slack, CPU 1 the light workload's
+#                 periods; under menu with the publication off and on,
+#                 and dlqos
+#   partitioned   each CPU the heavy workload's tasks; under dlqos,
+#                 teo-pub and rt-static
+# (DLQOS_BENCH_POLICIES, if set, for both; DLQOS_BENCH_WORKLOADS picks
+# among these two, if it names any).  Under -icount a CPU that
+# runs or polls slows the other down in guest time (up to twice), so
 # WORK is 0.4 RUNTIME here, not 0.8: a job still completes within its
-# runtime and deadline when both CPUs run.  Per policy:
-#   PCELL policy
+# runtime and deadline when both CPUs run.  Per workload and policy:
+#   PCELL workload policy
 #   LIMIT cpu limit_ns             that CPU's limit while the tasks run
 #   RES cpu state usage time_us    as above
 #   PT cpu ... / PJ cpu ...        the T and J lines of the dl_bench run
@@ -167,6 +173,45 @@ bench_lines()
 	sed -n "s/^\([TJ]\) /P\1 $1 /p" "$2"
 }
 
+# Tasks of CPU $2 in partition workload $1, WORK 0.4 RUNTIME.
+partition_tasks()
+{
+	case $1-$2 in
+	tight-light-0)
+		echo 250:350:10000:100 250:350:20000:100:5000 ;;
+	tight-light-1)
+		echo 500:5000:5000:200 1000:10000:10000:400:2000 ;;
+	partitioned-*)
+		echo $(workload heavy) | tr ' ' '\n' |
+			awk -F: -v OFS=: '{ $4 = $1 * 2 / 5; print }' ;;
+	esac
+}
+
+# One cell: the tasks of workload $1 on both CPUs under policy $2, CPU 1's
+# in the partition.
+partition_cell()
+{
+	policy "$2"
+	settle
+	echo "PCELL $1 $2"
+	counters > /tmp/before
+	"$here/dl_bench" "$secs" $(partition_tasks "$1" 0) > /tmp/out0 &
+	pid0=$!
+	(echo 0 > $cg/part/cgroup.procs &&
+		exec "$here/dl_bench" "$secs" $(partition_tasks "$1" 1)) \
+		> /tmp/out1 &
+	pid1=$!
+	sleep 0.3
+	sed -n 's/^cpu\([0-9]*\): .* limit_ns \([^ ]*\) .*/LIMIT \1 \2/p' $state
+	wait $pid0 || echo "ERROR dl_bench failed"
+	wait $pid1 || echo "ERROR dl_bench failed"
+	counters > /tmp/after
+	paste -d' ' /tmp/before /tmp/after |
+		awk '{ print "RES", $1, $2, $7 - $3, $8 - $4 }'
+	bench_lines 0 /tmp/out0
+	bench_lines 1 /tmp/out1
+}
+
 partition_bench()
 {
 	cg=/sys/fs/cgroup
@@ -179,27 +224,22 @@ partition_bench()
 	echo 1 > $cg/part/cpuset.cpus
 	echo root > $cg/part/cpuset.cpus.partition
 	[ "$(cat $cg/part/cpuset.cpus.partition)" = root ] || exit 1
-	for p in ${DLQOS_BENCH_POLICIES:-menu menu-pub dlqos}; do
-		policy "$p"
-		settle
-		echo "PCELL $p"
-		counters > /tmp/before
-		"$here/dl_bench" "$secs" 250:350:10000:100 \
-			250:350:20000:100:5000 > /tmp/out0 &
-		pid0=$!
-		(echo 0 > $cg/part/cgroup.procs &&
-			exec "$here/dl_bench" "$secs" 500:5000:5000:200 \
-				1000:10000:10000:400:2000) > /tmp/out1 &
-		pid1=$!
-		sleep 0.3
-		sed -n 's/^cpu\([0-9]*\): .* limit_ns \([^ ]*\) .*/LIMIT \1 \2/p' $state
-		wait $pid0 || echo "ERROR dl_bench failed"
-		wait $pid1 || echo "ERROR dl_bench failed"
-		counters > /tmp/after
-		paste -d' ' /tmp/before /tmp/after |
-			awk '{ print "RES", $1, $2, $7 - $3, $8 - $4 }'
-		bench_lines 0 /tmp/out0
-		bench_lines 1 /tmp/out1
+	# The partition workloads of DLQOS_BENCH_WORKLOADS, if it names any
+	# (it may name the energy benchmark's only): all by default.
+	ws=
+	for w in $DLQOS_BENCH_WORKLOADS; do
+		case $w in
+		tight-light|partitioned)	ws="$ws $w" ;;
+		esac
+	done
+	for w in ${ws:-tight-light partitioned}; do
+		case $w in
+		tight-light)	ps="menu menu-pub dlqos" ;;
+		partitioned)	ps="dlqos teo-pub rt-static" ;;
+		esac
+		for p in ${DLQOS_BENCH_POLICIES:-$ps}; do
+			partition_cell "$w" "$p"
+		done
 	done
 	exec 3>&-
 }

@@ -3,9 +3,11 @@
 """bench-partition.py LOG OUT.md: table of the two-root-domain benchmark.
 
 Reads the guest console log of rig.mode=partition (bench_energy.sh
-partition: CPU 0 runs tasks of 100 us slack in the root cpuset, a cpuset
-partition on CPU 1 the light workload's periods) and writes, per policy
-and CPU, the CPU's limit while the tasks ran, the share of its idle time
+partition: CPU 0 in the root cpuset and a cpuset partition on CPU 1, each
+its own root domain; workload tight-light: CPU 0 runs tasks of 100 us
+slack, CPU 1 the light workload's periods; workload partitioned: each CPU
+the heavy workload's tasks) and writes, per workload, policy and CPU, the
+CPU's limit while the tasks ran, the share of its idle time
 in each state (sysfs "time" counters), its mean idle power by the states'
 power_usage (the entry and exit energy of the energy benchmark's model is
 left out), and its jobs, deadline misses and slips, counted from the
@@ -25,6 +27,8 @@ DESC = {
     "menu": "menu, publication off",
     "menu-pub": "menu, publication on",
     "dlqos": "dlqos (publication on)",
+    "teo-pub": "teo, publication on",
+    "rt-static": "cpu_dma_latency = 0 (menu)",
 }
 
 
@@ -49,9 +53,9 @@ def parse(lines):
             continue
         if w[0] == "STATE" and len(w) == 6:
             states[int(w[1])] = (w[2], int(w[5]))
-        elif w[0] == "PCELL" and len(w) == 2:
-            cell = {"policy": w[1], "limit": {}, "res": {}, "tasks": {},
-                    "jobs": {}}
+        elif w[0] == "PCELL" and len(w) == 3:
+            cell = {"workload": w[1], "policy": w[2], "limit": {},
+                    "res": {}, "tasks": {}, "jobs": {}}
             cells.append(cell)
         elif cell is None:
             continue
@@ -87,10 +91,10 @@ def jobs_of(cell, cpu):
 
 def table(states, cells):
     names = [states[s][0] for s in sorted(states)]
-    out = ["| policy | CPU | limit (us) | "
+    out = ["| workload | policy | CPU | limit (us) | "
            + " | ".join("%s %%" % n for n in names)
            + " | idle power (mW) | jobs | misses | slips | job 0 late (us) |",
-           "|---|---|---|" + "---|" * len(names) + "---|---|---|---|---|"]
+           "|---|---|---|---|" + "---|" * len(names) + "---|---|---|---|---|"]
     for c in cells:
         for cpu in sorted(c["res"]):
             res = c["res"][cpu]
@@ -103,8 +107,9 @@ def table(states, cells):
             if limit not in ("none", "?"):
                 limit = "%.0f" % (int(limit) / 1000)
             jobs, misses, slips, late0 = jobs_of(c, cpu)
-            out.append("| %s | %d | %s | %s | %.0f | %d | %d | %d | %s |"
-                       % (DESC.get(c["policy"], c["policy"]), cpu, limit,
+            out.append("| %s | %s | %d | %s | %s | %.0f | %d | %d | %d | %s |"
+                       % (c["workload"], DESC.get(c["policy"], c["policy"]),
+                          cpu, limit,
                           " | ".join(shares), power, jobs, misses, slips,
                           ", ".join("%.0f" % (t / 1000) for t in late0)
                           or "-"))
@@ -116,7 +121,12 @@ def table(states, cells):
                "job 0's release is the time just before the task's "
                "sched_setattr() call, not the kernel's: \"job 0 late\" "
                "shows by how much each late job 0 (one per task) "
-               "missed, and is included in misses.")
+               "missed, and is included in misses.  Workloads: "
+               "tight-light = CPU 0 250:350:10000 and 250:350:20000, "
+               "CPU 1 light (500:5000:5000, 1000:10000:10000); "
+               "partitioned = each CPU heavy (4 x 2000:10000:10000); "
+               "WORK 0.4 RUNTIME (runtime:deadline:period in us).  "
+               "Idle power: sum of P(state) * time(state) / idle time.")
     return out
 
 
