@@ -130,7 +130,57 @@ def table(states, cells):
     return out
 
 
+# --selftest: a log of one cell, its rows computed by hand.  CPU 0: one
+# task (C 250 us, D 350 us, P 10 ms), job 0 150 us late, job 2 throttled
+# (50 us late, the next release a period later): 4 jobs, 2 misses, 1
+# slip; idle 300 us in C1E (800 mW), 700 us in C6 (100 mW): 310 mW.
+# CPU 1: two jobs on time, idle all in C6.
+ST_LOG = """\
+STATE 0 POLL 0 0 1000
+STATE 1 C1E 2 2 800
+STATE 2 C6 290 800 100
+PT 0 0 1 2 3 4
+PCELL partitioned dlqos\r
+LIMIT 0 100000
+LIMIT 1 4500000
+RES 0 0 0 0
+RES 0 1 3 300
+RES 0 2 7 700
+RES 1 0 0 0
+RES 1 1 0 0
+RES 1 2 2 1000
+PT 0 0 250000 350000 10000000 100000
+PJ 0 0 0 0 100000 500000
+PJ 0 0 0 10000000 10000000 10000100
+[    9.876543] a kernel message
+PJ 0 0 0 20000000 20000000 20400000
+PJ 0 0 0 40000000 40000000 40000100
+PT 1 0 500000 5000000 5000000 200000
+PJ 1 0 1 0 10 210
+PJ 1 0 1 5000000 5000010 5000210
+"""
+ST_ROWS = [
+    "| partitioned | dlqos (publication on) | 0 | 100 | 0.0 | 30.0 | 70.0 "
+    "| 310 | 4 | 2 | 1 | 150 |",
+    "| partitioned | dlqos (publication on) | 1 | 4500 | 0.0 | 0.0 | 100.0 "
+    "| 100 | 2 | 0 | 0 | - |",
+]
+
+
+def selftest():
+    rows = table(*parse(ST_LOG.splitlines(True)))[2:4]
+    ok = rows == ST_ROWS
+    print("%s 1 bench-partition: limits, residency, misses, slips and "
+          "job 0 of a cell%s" % ("ok" if ok else "not ok", "" if ok else
+                                 " (rows %s, expected %s)" % (rows, ST_ROWS)))
+    return not ok
+
+
 def main():
+    if sys.argv[1:] == ["--selftest"]:
+        sys.exit(1 if selftest() else 0)
+    if len(sys.argv) != 3:
+        sys.exit("usage: bench-partition.py LOG OUT.md")
     with open(sys.argv[1], errors="replace") as f:
         states, cells = parse(f)
     if not states or not cells:

@@ -519,20 +519,24 @@ def selftest():
 
 
 def bench_selftest():
-    """bench-energy.py's self-test: its counting of misses and slips."""
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                        "bench-energy.py")
-    r = subprocess.run([sys.executable, path, "--selftest"],
-                       capture_output=True, text=True)
+    """The benchmarks' self-tests: their counting of misses and slips."""
     out = []
-    for line in r.stdout.splitlines():
-        m = re.match(r"^(ok|not ok) [0-9]+ (.*)$", line)
-        if m:
-            out.append((m.group(1) == "ok", "rig: " + m.group(2),
-                        [] if m.group(1) == "ok" else [line]))
-    if not out or r.returncode != (0 if all(o[0] for o in out) else 1):
-        out.append((False, "rig: bench-energy --selftest (exit %d)" %
-                    r.returncode, r.stderr.splitlines()[-5:]))
+    for name in ("bench-energy", "bench-partition"):
+        path = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                            name + ".py")
+        r = subprocess.run([sys.executable, path, "--selftest"],
+                           capture_output=True, text=True)
+        cases = []
+        for line in r.stdout.splitlines():
+            m = re.match(r"^(ok|not ok) [0-9]+ (.*)$", line)
+            if m:
+                cases.append((m.group(1) == "ok", "rig: " + m.group(2),
+                              [] if m.group(1) == "ok" else [line]))
+        if not cases or r.returncode != (0 if all(c[0] for c in cases)
+                                         else 1):
+            cases.append((False, "rig: %s --selftest (exit %d)" %
+                          (name, r.returncode), r.stderr.splitlines()[-5:]))
+        out.extend(cases)
     return out
 
 
