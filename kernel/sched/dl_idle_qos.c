@@ -6,194 +6,31 @@
 /**
  * DOC: dl_idle_qos overview
  *
- * A CPU woken from an idle state starts running only after the state's exit
- * latency.  SCHED_DEADLINE admission control knows nothing about that time,
- * so a deep state can make an admitted task miss its deadline.  dl_idle_qos
- * computes, from the admitted deadline tasks alone, the largest exit latency
- * L* that cannot break their guarantees, keeps it current as tasks come and
- * go, and publishes it as PM QoS requests, so that every cpuidle governor
- * avoids the states that do not fit.
+ * dl_idle_qos computes, from the admitted SCHED_DEADLINE tasks alone, the
+ * largest idle exit latency that cannot break their guarantees, per root
+ * domain, keeps it current from hooks in the deadline class, and publishes
+ * it as PM QoS requests.  Documentation/scheduler/sched-deadline-idle.rst
+ * has the rules and their proofs ("The limit", "Several root domains",
+ * "Rule 2 modes", "The demand rule", "The live term"), the arithmetic
+ * ("Fixed point and rounding"), the data structures and hooks ("State,
+ * hooks and complexity") and "Locking and publication", which in short:
  *
- * The limit
- * ---------
- *
- * Let task i have runtime C_i, relative deadline D_i and period P_i, let M be
- * the capacity of the online CPUs (in CPUs), cap the admission cap
- * sched_rt_runtime_us / sched_rt_period_us (1 when admission is off), and U
- * the bandwidth reserved by the tasks, by the fair_server DL servers and by
- * the idle reservation of the online CPUs (sched_dl_idle_reserve_us).  L*
- * is the largest L such that, with every task's runtime inflated by L (the
- * time a job may lose waiting for its CPU to leave an idle state), the set
- * still passes the tests the kernel applies at admission:
- *
- * Rule 1 (slack): C_i + L <= D_i for every task, so L <= min(D_i - C_i).
- *
- * Rule 2 (spare bandwidth): sum((C_i + L) / P_i) + U_other <= cap * M,
- * so L <= (cap * M - U) / sum(1 / P_i).  With N tasks of equal period P
- * this is L * N <= (cap * M - U) * P: the time lost to exit latency in one
- * period fits in what the reservations leave free.
- *
- * L* = min(rule 1, rule 2).  With no task admitted there is no constraint;
- * with no spare bandwidth (cap * M <= U, possible for a while during CPU
- * hotplug) L* = 0.
- *
- * Root domains
- * ------------
- *
- * Admission control runs per root domain (exclusive cpusets partition the
- * machine): a task's bandwidth is checked against, and counted in, the
- * root domain of its CPU only.  So are the sums here: each root domain d
- * has its own tasks, DL servers and online CPUs, and its own limit
- *
- *   L_d = min(min over d's tasks (D_i - C_i),
- *             (cap * M_d - U_d) / sum over d's tasks (1 / P_i)),
- *
- * and L* = min(L_d) over the root domains with online CPUs: a domain
- * without tight tasks does not lower the limit of another's, nor does a
- * busy domain eat the spare bandwidth of an idle one.  Each CPU's limit is
- * L_d of the root domain it is online in (L* while it is in none); it is
- * published as the CPU's resume latency request (DEV_PM_QOS_RESUME_LATENCY
- * on its CPU device), and L* as the global cpu_latency_qos request (see
- * "Publication and locking").
- *
- * The kernel moves a task's bandwidth between root domains in three
- * places, and dl_idle_qos follows it there: after a root-domain rebuild
- * (dl_add_task_root_domain(), for every deadline task of the cpusets),
- * when a task is moved to an exclusive cpuset (set_cpus_allowed_dl()), and
- * when a throttled task leaves an offline CPU (dl_task_offline_migration()).
- * In between, a task may be accounted in a root domain that lost its
- * online CPUs to a rebuild, or whose memory is freed (free_rootdomain():
- * its tasks become orphans).  Such "stray" tasks run on CPUs of other
- * domains: they count in every root domain, in rule 1 and in U_d and
- * sum(1/P) of rule 2, which keeps every L_d safe until the tasks are
- * accounted in their new domain.
- *
- * Rule 2 modes
- * ------------
- *
- * /proc/sys/kernel/sched_dl_idle_qos_rule2 selects what bounds L_d beside
- * rule 1:
- *
- *  - "demand" (default): a root domain with one online CPU takes the
- *    demand-bound rule, min over the deadline points t of (c * t - dbf(t)
- *    - r * t), exact on one CPU under EDF; the others take rule 2.  The
- *    proof, what it covers and what it does not, is in "The demand rule"
- *    of Documentation/scheduler/sched-deadline-idle.rst.  A hook takes an
- *    O(1) bound at once (dlq_demand_bound()); the exact value is computed
- *    by the publication work (dlq_demand_work()).
- *  - "bandwidth": L* = min(rule 1, rule 2) everywhere.
- *  - "off": L* = rule 1.
- *
- * rule2_ns is computed in every mode (the state view shows it).
- *
- * Fixed point and rounding
- * ------------------------
- *
- * Bandwidths (C/P, cap * M) and frequencies (1/P, per nanosecond) are u128
- * multiples of 1/10^30.  Every task and server term is rounded up and the
- * capacity is rounded down, so the computed L never exceeds the exact one;
- * 10^30 makes the terms exact for periods of the form 2^a * 5^b ns (any
- * period in whole microseconds or milliseconds that is a product of 2s and
- * 5s), and keeps the error far below a nanosecond otherwise.  L is then
- * truncated to nanoseconds, and the value published in the QoS request is
- * truncated to microseconds: never above L*, at most 1 us below.  Bounds:
- * sum(1/P_i) <= 2^22 tasks * 10^30 / 2^10 < 2^112, U <= (2^22 + NR_CPUS) *
- * 10^30 < 2^123, cap * M <= 2^13 CPUs * 10^30 < 2^113: no sum overflows, and
- * divisions only happen by non-zero values.
- *
- * State and complexity
- * --------------------
- *
- * Nothing walks the tasks.  Each sched_dl_entity embeds a struct
- * dl_idle_qos_node recording the parameters it was accounted with and the
- * domain it is accounted in; each root domain embeds a struct
- * dl_idle_qos_domain holding the number of its tasks, their sum(1/P) and
- * bandwidth, its servers' bandwidth, its online CPUs' capacity and an
- * rbtree of its tasks ordered by slack D_i - C_i (min in O(1), update in
- * O(log n)).  The root domains with online CPUs are in a tree ordered by
- * L_d (L* in O(1)), the stray ones in a tree ordered by their smallest
- * slack, and the stray sums are kept apart.  Removing an entity subtracts
- * what its node recorded and marks the node unaccounted, so removal is
- * exact and idempotent.  A change to one domain costs O(log n + log
- * nr_domains); a change to the stray tasks or to the admission cap
- * recomputes every domain, O(nr_domains * log nr_domains).  The hooks:
- *
- *  - admission or parameter change: from __setparam_dl(), after
- *    sched_dl_overflow() accepted the new parameters;
- *  - release: from __dl_clear_params(), which the deadline class calls when
- *    it gives a task's bandwidth back (0-lag time reached by a task that left
- *    SCHED_DEADLINE or is dead);
- *  - a task's bandwidth moved to another root domain: see above;
- *  - fair_server parameters: from dl_server_apply_params();
- *  - capacity: when a runqueue goes online or offline in its root domain
- *    (CPU hotplug, root-domain rebuild), and when the rt runtime sysctl
- *    changes the admission cap;
- *  - a root domain freed: from free_rootdomain().
- *
- * DL servers count in U only; special (SCHED_FLAG_SUGOV) entities are never
- * admitted and are ignored.
- *
- * The live term
- * -------------
- *
- * Rule 1 assumes a job is released with its full relative deadline ahead of
- * it.  A job can also be enqueued with less: a task that suspends in the
- * middle of a job (I/O, a lock) resumes with its current deadline and what
- * is left of its runtime, and its slack is then deadline - now - runtime.
- * At every enqueue of a deadline task (not a server) on a CPU, in O(1) and
- * without a lock, the CPU records the job's latest start time,
- * deadline - max(runtime, 0), if it is earlier than the recorded one or if
- * the recorded job's deadline has passed.  The record expires at the job's
- * absolute deadline: a wakeup after it starts a new CBS period, covered by
- * rule 1.  dl_idle_qos_cpu_slack_ns() returns latest start - now (0 once
- * passed) while the record is valid; a governor selecting a state for that
- * CPU bounds the exit latency with it, so that the job, resuming on the CPU
- * it last ran on, still starts in time.  The term covers the most urgent job
- * enqueued on the CPU since the record last expired; it is not published.
- *
- * Publication and locking
- * -----------------------
- *
- * The hooks run under the rq lock, some under dl_b->lock too.  They take
- * dl_idle_qos's own raw spinlock innermost (pi_lock -> rq lock -> dl_b->lock
- * -> dl_idle_qos lock) and take nothing under it.  The PM QoS API must not
- * be called there: it takes a spinlock_t (sleeping on PREEMPT_RT) or a
- * mutex, and wakes up idle CPUs, taking their rq locks.  So, as schedutil
- * does, a hook that changes a value to publish only raises an irq_work; the
- * irq_work queues a work item, and the work publishes the latest values in
- * process context.  The irq_work runs in hard interrupt context also on
- * PREEMPT_RT (queue_work() takes only raw spinlocks): there, an ordinary
- * irq_work waits for the per-CPU irq_work thread, which CPU hotplug parks
- * with the work still queued when it did not get to run, and the value
- * would not be published until that CPU came back online.  Bursts of
- * changes coalesce into one update.  Governors
- * that want the value without this delay read dl_idle_qos_limit_ns(), or
- * dl_idle_qos_cpu_limit_ns() for one CPU, which are updated under the lock
- * before the hook returns.
- *
- * What is published: each CPU's limit as the resume latency request of its
- * CPU device (with CONFIG_PM), and L* as the global cpu_latency_qos
- * request.  Every cpuidle governor bounds a CPU's exit latency by the
- * smaller of the two (cpuidle_governor_latency_req()), so the global
- * request, kept for readers of the global value alone, holds every CPU to
- * the tightest root domain.  The dlqos governor reads each CPU's limit
- * itself; while it drives any CPU, the global request is withdrawn and
- * each CPU keeps the states its own root domain allows.  When it stops,
- * the global request comes back; until the work item has run, the other
- * governors still have each CPU's own request.  A CPU whose request gets
- * tighter is woken up if idle, so that it selects its state again (a
- * change of the global request wakes every idle CPU).
- *
- * Interfaces: /proc/sys/kernel/sched_dl_idle_qos turns the publication off
- * (the requests are removed) and on; /sys/kernel/debug/dl_idle_qos/state shows
- * the limit and its components; the dl_idle_qos:dl_idle_qos_limit tracepoint
- * fires whenever the limit or one of its components changes.
+ *  - the hooks run under the rq lock, some under dl_b->lock too, take
+ *    dlq.lock innermost (pi_lock -> rq lock -> dl_b->lock -> dlq.lock)
+ *    and take nothing under it;
+ *  - no PM QoS call there: a hook raises a hard irq_work, which queues
+ *    the publication on the SCHED_FIFO "dl_idle_qos" kthread worker and,
+ *    when a one-CPU domain waits for its exact demand-bound value, that
+ *    computation on an ordinary work item;
+ *  - dl_idle_qos_cpu_limit_ns() and dl_idle_qos_limit_ns() are read
+ *    locklessly, updated before the hook returns.
  */
 
 #include <linux/cpu.h>
 #include <linux/debugfs.h>
 #include <linux/dl_idle_qos.h>
 #include <linux/irq_work.h>
+#include <linux/kthread.h>
 #include <linux/mmu_context.h>
 #include <linux/pm_qos.h>
 #include <linux/sched/clock.h>
@@ -208,7 +45,7 @@
 #define CREATE_TRACE_POINTS
 #include <trace/events/dl_idle_qos.h>
 
-/* Rule 2 modes (see the DOC block), named as the sysctl shows them. */
+/* Rule 2 modes ("Rule 2 modes" in the RST page), as the sysctl names them. */
 enum dlq_rule2_mode {
 	DLQ_RULE2_OFF,
 	DLQ_RULE2_BANDWIDTH,
@@ -1145,7 +982,7 @@ static void dlq_publish(void)
 
 	guard(mutex)(&dlq_publish_lock);
 
-	/* Each CPU: the limit of its root domain (see the DOC block). */
+	/* Each CPU: the limit of its root domain ("Locking and publication"). */
 	for_each_possible_cpu(cpu)
 		dlq_publish_cpu(cpu, enabled ?
 			dl_idle_qos_target_us(dl_idle_qos_cpu_limit_ns(cpu)) :
@@ -1169,8 +1006,24 @@ static void dlq_publish(void)
 	dlq_published = target;
 }
 
-static void dlq_publish_workfn(struct work_struct *work);
-static DECLARE_WORK(dlq_publish_work, dlq_publish_workfn);
+/*
+ * The publication runs in a SCHED_FIFO kthread worker (dlq_worker), the
+ * exact demand-bound computation in a work item (dlq_demand_item): see
+ * "Locking and publication" in the RST page.
+ */
+static struct kthread_worker *dlq_worker;
+static void dlq_publish_workfn(struct kthread_work *work);
+static DEFINE_KTHREAD_WORK(dlq_publish_work, dlq_publish_workfn);
+static void dlq_demand_workfn(struct work_struct *work);
+static DECLARE_WORK(dlq_demand_item, dlq_demand_workfn);
+
+/* Publish soon; any context, also under the hooks' locks. */
+static void dlq_queue_publish(void)
+{
+	/* Pairs with the release in dl_idle_qos_init(): dlq_worker is set. */
+	if (smp_load_acquire(&dlq_ready))
+		kthread_queue_work(dlq_worker, &dlq_publish_work);
+}
 
 /*
  * Compute the exact demand-bound limit of the one-CPU domains that ask for
@@ -1279,24 +1132,31 @@ static void dlq_demand_work(void)
 	kvfree(heap);
 	/* Domains left for later, or an allocation failed: try again. */
 	if (READ_ONCE(dlq.demand_pending) && READ_ONCE(dlq_ready))
-		queue_work(system_highpri_wq, &dlq_publish_work);
+		queue_work(system_unbound_wq, &dlq_demand_item);
 }
 
-static void dlq_publish_workfn(struct work_struct *work)
+static void dlq_demand_workfn(struct work_struct *work)
 {
 	dlq_demand_work();
+	dlq_queue_publish();
+}
+
+static void dlq_publish_workfn(struct kthread_work *work)
+{
 	dlq_publish();
 }
 
 static void dlq_irq_workfn(struct irq_work *work)
 {
-	queue_work(system_highpri_wq, &dlq_publish_work);
+	dlq_queue_publish();
+	if (READ_ONCE(dlq.demand_pending))
+		queue_work(system_unbound_wq, &dlq_demand_item);
 }
 
 /*
- * Hard: see "Publication and locking" above.  rq_offline_dl() raises it on the
- * CPU going offline, whose irq_work thread (PREEMPT_RT) may be parked
- * before it runs.
+ * Hard ("Locking and publication" in the RST page): rq_offline_dl()
+ * raises it on the CPU going offline, whose irq_work thread (PREEMPT_RT)
+ * may be parked before it runs.
  */
 static struct irq_work dlq_irq_work = IRQ_WORK_INIT_HARD(dlq_irq_workfn);
 
@@ -1611,7 +1471,7 @@ void dl_idle_qos_bw_update(void)
  * @now:	rq_clock() of that runqueue
  *
  * Called from enqueue_dl_entity() under the rq lock; O(1), no lock taken.
- * See "The live term" in the DOC block.
+ * See "The live term" in the RST page.
  */
 void dl_idle_qos_enqueue(struct sched_dl_entity *dl_se, int cpu, u64 now)
 {
@@ -1669,8 +1529,7 @@ u64 dl_idle_qos_cpu_limit_ns(int cpu)
 /* The global request is published, or withdrawn, when that changes. */
 static void dlq_governed_changed(void)
 {
-	if (READ_ONCE(dlq_ready))
-		queue_work(system_highpri_wq, &dlq_publish_work);
+	dlq_queue_publish();
 }
 
 /**
@@ -1802,9 +1661,15 @@ static int dlq_state_show(struct seq_file *m, void *v)
 	unsigned long flags;
 	int cpu;
 
-	/* Let a pending publication complete, so that the view is settled. */
+	/*
+	 * Let a pending computation and publication complete, so that the
+	 * view is settled.
+	 */
 	irq_work_sync(&dlq_irq_work);
-	flush_work(&dlq_publish_work);
+	flush_work(&dlq_demand_item);
+	/* Pairs with the release in dl_idle_qos_init(): dlq_worker is set. */
+	if (smp_load_acquire(&dlq_ready))
+		kthread_flush_work(&dlq_publish_work);
 	scoped_guard(mutex, &dlq_publish_lock)
 		published = dlq_published;
 
@@ -1980,7 +1845,17 @@ static int __init dl_idle_qos_init(void)
 	debugfs_create_file("state", 0444, dir, NULL, &dlq_state_fops);
 	register_sysctl_init("kernel", dlq_sysctls);
 
-	WRITE_ONCE(dlq_ready, true);
+	/*
+	 * The publication must not wait for CFS, which SCHED_FIFO and
+	 * deadline load starve but for the fair server's budget.
+	 */
+	dlq_worker = kthread_create_worker(0, "dl_idle_qos");
+	if (IS_ERR(dlq_worker))
+		return PTR_ERR(dlq_worker);
+	sched_set_fifo(dlq_worker->task);
+
+	/* Pairs with the acquires of the readers of dlq_worker. */
+	smp_store_release(&dlq_ready, true);
 	dlq_demand_work();
 	dlq_publish();
 	return 0;
