@@ -54,21 +54,18 @@
  * ---------
  *
  * 1. Candidate: the deepest enabled state with exit latency <= B.
- * 2. Intercepts: let T be the sum of all counts and I(k) the sum of the
- *    intercepts of the bins below state k.  I(k) counts the recent idle
- *    periods too short for state k.  While 2 * I(candidate) > T, that is,
- *    while most recent idle periods were cut short below the candidate,
- *    take the next shallower enabled state.  When the tick is already
- *    stopped, states whose target residency is below the tick period are
- *    not chosen this way: nothing would end a long stay in them.
- * 3. Timer: if the tick runs, state 0 polls and the candidate's target
- *    residency is below RESIDENCY_THRESHOLD_NS (15 us), the candidate is
- *    selected and the tick kept without asking for the sleep length, as
- *    teo does: the query costs more than such a state can save.
- *    Otherwise, while the candidate's target residency exceeds the sleep
+ * 2. Timer: while the candidate's target residency exceeds the sleep
  *    length, take the next shallower enabled state.
+ * 3. Intercepts: let T be the sum of all counts and I(k) the sum of the
+ *    intercepts of the bins below state k.  I(k) counts the recent idle
+ *    periods too short for state k although the timer allowed it.  While
+ *    2 * I(candidate) > T, that is, while most recent idle periods were
+ *    cut short below the candidate, take the next shallower enabled state.
+ *    When the tick is already stopped, states whose target residency is
+ *    below the tick period are not chosen this way: nothing would end a
+ *    long stay in them.
  * 4. Tick: the tick is stopped only if the selected state is not a
- *    polling state, the sleep length is at least a tick, and step 2 did
+ *    polling state, the sleep length is at least a tick, and step 3 did
  *    not pick a shallower state than the timer allowed (unless that state's
  *    target residency is itself at least a tick): an idle period predicted
  *    short is left to the tick to end.  If the tick is kept, the selected
@@ -86,9 +83,8 @@
  * After wakeup, the measured idle duration (the residency the cpuidle core
  * recorded, less half the exit latency of the state used: the average
  * delay before the CPU ran again) and the sleep length seen at selection
- * (unbounded where step 3 did not ask for it: the period counts as an
- * intercept unless it lasted into the deepest bin) update the counts at
- * the next selection.  A wakeup by the tick when a later timer was expected, or the end of a
+ * update the counts at the next selection.  A
+ * wakeup by the tick when a later timer was expected, or the end of a
  * polling period, counts as a hit: the CPU could have stayed idle until
  * the timer.
  */
@@ -100,8 +96,6 @@
 #include <linux/percpu.h>
 #include <linux/sched/clock.h>
 #include <linux/tick.h>
-
-#include "gov.h"
 
 #define DLQOS_PULSE		1024
 #define DLQOS_DECAY_SHIFT	4
@@ -212,8 +206,7 @@ static int dlqos_select(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 	ktime_t delta_tick = TICK_NSEC / 2;
 	s64 sleep_length;
 	unsigned int intercepts = 0, below[CPUIDLE_STATE_MAX];
-	int i, idx = -1, bound_idx, intercept_idx, next;
-	bool cut;
+	int i, idx = -1, timer_idx, next;
 
 	if (data->pending) {
 		dlqos_update(drv, dev, data);
@@ -237,12 +230,19 @@ static int dlqos_select(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 		return 0;
 	}
 
-	/*
-	 * 2. Most recent idle periods too short for the candidate: take the
-	 * deepest state at most the candidate below which at most half of
-	 * them ended.
-	 */
-	bound_idx = idx;
+	/* 2. Fit the candidate's target residency in the sleep length. */
+	sleep_length = tick_nohz_get_sleep_length(&delta_tick);
+	data->sleep_length_ns = sleep_length;
+	data->pending = true;
+	while (drv->states[idx].target_residency_ns > sleep_length) {
+		next = dlqos_shallower(dev, idx);
+		if (next == idx)
+			break;
+		idx = next;
+	}
+
+	/* 3. Most recent idle periods too short for the candidate. */
+	timer_idx = idx;
 	while (idx > 0 && 2 * below[idx] > data->total) {
 		next = dlqos_shallower(dev, idx);
 		if (next == idx)
@@ -252,51 +252,12 @@ static int dlqos_select(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 			break;
 		idx = next;
 	}
-	data->pending = true;
-
-	/*
-	 * 3. A shallow candidate beside a polling state 0 is kept without
-	 * asking for the sleep length (the next timer can hardly be closer
-	 * than its target residency), and so is the tick, as in teo.
-	 */
-	if (!tick_nohz_tick_stopped() &&
-	    (drv->states[0].flags & CPUIDLE_FLAG_POLLING) &&
-	    drv->states[idx].target_residency_ns < RESIDENCY_THRESHOLD_NS) {
-		*stop_tick = false;
-		return idx;
-	}
-
-	/* Fit the candidate's target residency in the sleep length. */
-	sleep_length = tick_nohz_get_sleep_length(&delta_tick);
-	data->sleep_length_ns = sleep_length;
-	intercept_idx = idx;
-	while (drv->states[idx].target_residency_ns > sleep_length) {
-		next = dlqos_shallower(dev, idx);
-		if (next == idx)
-			break;
-		idx = next;
-	}
-
-	/*
-	 * Did the intercepts keep the CPU shallower than the timer allowed?
-	 * Only if the timer let the candidate be and the next enabled deeper
-	 * state within the bound fits in the sleep length.
-	 */
-	cut = false;
-	if (idx == intercept_idx) {
-		for (i = idx + 1; i <= bound_idx; i++) {
-			if (dev->states_usage[i].disable)
-				continue;
-			cut = drv->states[i].target_residency_ns <= sleep_length;
-			break;
-		}
-	}
 
 	/* 4. The tick. */
 	if (tick_nohz_tick_stopped() ||
 	    (!(drv->states[idx].flags & CPUIDLE_FLAG_POLLING) &&
 	     sleep_length >= TICK_NSEC &&
-	     (!cut ||
+	     (idx == timer_idx ||
 	      drv->states[idx].target_residency_ns >= TICK_NSEC)))
 		return idx;
 
