@@ -39,23 +39,12 @@ FIXTURE(limit) {
 	char governor[32];	/* the governor a test switched from, or "" */
 };
 
-/*
- * On a debug kernel, a CPU is at times held for longer than the short
- * deadlines these cases admit their tasks with (a task spinning alone on
- * its runqueue got 1.6 ms of CPU in 13.7 ms, 2026-12-07): the lateness
- * that follows is not what limit_test checks, which is the limit.
- */
-#define LIMIT_DEBUG_LATENESS \
-	"limit_test on a debug kernel: tasks admitted for their parameters"
-
 FIXTURE_SETUP(limit)
 {
 	struct state s;
 
 	if (access(STATE_FILE, R_OK))
 		SKIP(return, "no %s (CONFIG_DL_IDLE_QOS=n?)", STATE_FILE);
-	if (getenv("DLQOS_DEBUG"))
-		lateness_allowed(1, LIMIT_DEBUG_LATENESS);
 	self->m.n = 0;
 	self->m.domains = 0;
 	self->m.cur_dom = 0;
@@ -106,8 +95,6 @@ FIXTURE_TEARDOWN(limit)
 		if (read_ll(path) == 0)
 			set_cpu_online(i, 1);
 	}
-	if (getenv("DLQOS_DEBUG"))
-		lateness_allowed(0, LIMIT_DEBUG_LATENESS);
 }
 
 TEST_F(limit, no_task)
