@@ -1271,7 +1271,8 @@ TEST_F(limit, publication_latency)
 		if (cpu_online(cpu) && cpu_ns[cpu] > slowest)
 			slowest = cpu_ns[cpu];
 	if (getenv("DLQOS_DEBUG") && slowest > PUB_MAX)
-		SKIP(return, "debug kernel: published after %llu us, the state view read in %llu us",
+		SKIP(return,
+		     "debug kernel: published after %llu us, the state view read in %llu us",
 		     (unsigned long long)slowest / 1000,
 		     (unsigned long long)read_ns / 1000);
 	EXPECT_GE(PUB_MAX, global_ns);
