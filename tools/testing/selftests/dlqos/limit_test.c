@@ -1065,7 +1065,13 @@ TEST_F(limit, publication_off_on)
 #define PUB_FIFO_HOG	10
 #define PUB_POLL_US	100
 #define PUB_GIVE_UP	(5000 * MS)
-#define PUB_MAX		(10 * MS)
+/*
+ * The bound: a CFS kworker took 835-852 ms here, the SCHED_FIFO kthread
+ * 1.4-1.6 ms for the global request; the per-CPU figures, seen through
+ * the state view by the test process, came at 5-7.5 ms on x86 and 17 ms
+ * on arm64 (2026-12-07): the bound leaves room for that observer.
+ */
+#define PUB_MAX		(50 * MS)
 
 /*
  * Fork a child of the test (SCHED_FIFO, inherited) that dies with it,
@@ -1174,8 +1180,8 @@ static int start_global_poller(struct fifo_children *f, long long before,
  * request is withdrawn while dlqos drives the CPUs), a spinning task
  * (2 ms, 100 ms, 100 ms) publishes 98 ms (rule 1).  The publication's
  * kthread is SCHED_FIFO: it runs after the deadline jobs ready on every
- * CPU, by design, so the spinning task's runtime is kept well below
- * PUB_MAX (with 10 ms it measured 5-11 ms).  Then a task
+ * CPU, by design, so the spinning task's runtime is kept short (with
+ * 10 ms it measured 5-11 ms).  Then a task
  * (1 ms, 2 ms, 10 ms) is admitted: 1 ms (rule 1; rule 2 is 14.5 ms on
  * two CPUs).  Measured in guest time from just before the admission: when
  * /dev/cpu_dma_latency (a poller) and each online CPU's effective resume
