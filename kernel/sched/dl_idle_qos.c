@@ -187,7 +187,7 @@ static atomic_t dlq_governed = ATOMIC_INIT(0);
 
 /* ---- Fixed-point arithmetic (pure, tested by KUnit) ---- */
 
-static int dlq_fls(u128 x)
+static unsigned int dlq_fls128(u128 x)
 {
 	u64 hi = x >> 64;
 
@@ -195,90 +195,47 @@ static int dlq_fls(u128 x)
 }
 
 /**
- * dl_idle_qos_div - divide two u128 values
- * @n:		dividend
- * @d:		divisor, not zero
- * @rem:	if not NULL, receives the remainder
- *
- * Shift-and-subtract division: one iteration per bit of the quotient.
- *
- * Return: @n / @d, rounded down.
- */
-VISIBLE_IF_KUNIT u128 dl_idle_qos_div(u128 n, u128 d, u128 *rem)
-{
-	u128 q = 0;
-	int shift;
-
-	if (n >= d) {
-		shift = dlq_fls(n) - dlq_fls(d);
-		d <<= shift;
-		for (; shift >= 0; shift--) {
-			q <<= 1;
-			if (n >= d) {
-				n -= d;
-				q |= 1;
-			}
-			d >>= 1;
-		}
-	}
-	if (rem)
-		*rem = n;
-	return q;
-}
-EXPORT_SYMBOL_IF_KUNIT(dl_idle_qos_div);
-
-/*
- * ceil(DL_IDLE_QOS_ONE * @runtime / @period), and ceil(DL_IDLE_QOS_ONE /
- * @period) into *@frequency if not NULL, from one division of
- * DL_IDLE_QOS_ONE by @period: the bandwidth is @runtime * q +
- * ceil(@runtime * r / @period), where q and r are its quotient and
- * remainder, so that no intermediate exceeds DL_IDLE_QOS_ONE * 2^63.
- */
-static u128 dlq_terms(u64 runtime, u64 period, u128 *frequency)
-{
-	u128 q, rem, frac;
-
-	if (!period) {
-		if (frequency)
-			*frequency = 0;
-		return 0;
-	}
-	q = dl_idle_qos_div(DL_IDLE_QOS_ONE, period, &rem);
-	if (frequency)
-		*frequency = q + (rem != 0);
-	frac = dl_idle_qos_div(rem * runtime, period, &rem);
-	return q * runtime + frac + (rem != 0);
-}
-
-#if IS_ENABLED(CONFIG_KUNIT)
-/**
  * dl_idle_qos_frequency - fixed-point 1/@period, rounded up
  * @period:	period in ns
  *
- * For the KUnit test only: the hooks take both terms from dlq_terms().
- *
- * Return: ceil(DL_IDLE_QOS_ONE / @period), 0 for a zero period.
+ * Return: ceil(2^DL_IDLE_QOS_FREQ_SHIFT / @period), 0 for a zero period.
+ * Periods of at most 512 ns, which __checkparam_dl() refuses (the runtime
+ * is at least 1024 ns), give U64_MAX, above the exact value.
  */
-u128 dl_idle_qos_frequency(u64 period)
+VISIBLE_IF_KUNIT u64 dl_idle_qos_frequency(u64 period)
 {
-	u128 frequency;
+	u64 q;
 
-	dlq_terms(0, period, &frequency);
-	return frequency;
+	if (!period)
+		return 0;
+	if (period <= 1ULL << (DL_IDLE_QOS_FREQ_SHIFT - 64))
+		return U64_MAX;
+	/* 2^73 / P < 2^64: one hardware division where there is one. */
+	q = mul_u64_u64_div_u64(1ULL << 63, 1ULL << (DL_IDLE_QOS_FREQ_SHIFT - 63),
+				period);
+	return q + ((u128)q * period != (u128)1 << DL_IDLE_QOS_FREQ_SHIFT);
 }
 EXPORT_SYMBOL_IF_KUNIT(dl_idle_qos_frequency);
-#endif
 
 /**
  * dl_idle_qos_bandwidth - fixed-point @runtime / @period, rounded up
  * @runtime:	runtime in ns, at most @period
- * @period:	period in ns
+ * @period:	period (or deadline) in ns
  *
- * Return: ceil(DL_IDLE_QOS_ONE * @runtime / @period), 0 for a zero period.
+ * Return: ceil(2^DL_IDLE_QOS_BW_SHIFT * @runtime / @period), 0 for a zero
+ * period; U64_MAX, above the exact value, for a runtime above the period,
+ * which the deadline class never accepts.
  */
-VISIBLE_IF_KUNIT u128 dl_idle_qos_bandwidth(u64 runtime, u64 period)
+VISIBLE_IF_KUNIT u64 dl_idle_qos_bandwidth(u64 runtime, u64 period)
 {
-	return dlq_terms(runtime, period, NULL);
+	u64 q;
+
+	if (!period)
+		return 0;
+	if (unlikely(runtime > period))
+		return U64_MAX;
+	q = mul_u64_u64_div_u64(runtime, 1ULL << DL_IDLE_QOS_BW_SHIFT, period);
+	return q + ((u128)q * period != (u128)runtime << DL_IDLE_QOS_BW_SHIFT);
 }
 EXPORT_SYMBOL_IF_KUNIT(dl_idle_qos_bandwidth);
 
@@ -286,45 +243,81 @@ EXPORT_SYMBOL_IF_KUNIT(dl_idle_qos_bandwidth);
  * dl_idle_qos_capacity - fixed-point cap * M, rounded down
  * @capacity:	M, SCHED_CAPACITY_SCALE per CPU
  * @rt_runtime:	global rt runtime in ns, or RUNTIME_INF (cap = 1)
- * @rt_period:	global rt period in ns, not zero
+ * @rt_period:	global rt period in ns
  *
- * Return: floor(DL_IDLE_QOS_ONE * @capacity / SCHED_CAPACITY_SCALE *
- * @rt_runtime / @rt_period).
+ * cap is rounded down to a multiple of 2^-(DL_IDLE_QOS_BW_SHIFT -
+ * SCHED_CAPACITY_SHIFT) first, then multiplied by @capacity exactly.
+ *
+ * Return: at most 2^DL_IDLE_QOS_BW_SHIFT * @capacity /
+ * SCHED_CAPACITY_SCALE * @rt_runtime / @rt_period, and less than
+ * @capacity units below it.
  */
 VISIBLE_IF_KUNIT u128 dl_idle_qos_capacity(unsigned long capacity,
 					   u64 rt_runtime, u64 rt_period)
 {
-	/* Exact: 10^30 is a multiple of 2^SCHED_CAPACITY_SHIFT. */
-	u128 cpus = (u128)capacity * (DL_IDLE_QOS_ONE >> SCHED_CAPACITY_SHIFT);
-	u128 q, rem;
+	const unsigned int shift = DL_IDLE_QOS_BW_SHIFT - SCHED_CAPACITY_SHIFT;
+	u64 cap;
 
-	if (rt_runtime == RUNTIME_INF || !rt_period)
-		return cpus;
-	q = dl_idle_qos_div(cpus, rt_period, &rem);
-	return q * rt_runtime + dl_idle_qos_div(rem * rt_runtime, rt_period, NULL);
+	if (rt_runtime == RUNTIME_INF)
+		return (u128)capacity << shift;
+	if (!rt_period)
+		return 0;
+	/* sched_rt_global_validate() keeps the runtime within the period. */
+	cap = mul_u64_u64_div_u64(1ULL << shift, min(rt_runtime, rt_period),
+				  rt_period);
+	return (u128)capacity * cap;
 }
 EXPORT_SYMBOL_IF_KUNIT(dl_idle_qos_capacity);
 
+/*
+ * floor(@n * 2^@shift / @d) for @shift < 64 and @d > 0, saturated at
+ * U64_MAX, never above the exact value.  With one 64-bit hardware
+ * division: @n is cut to its 64 high bits (rounded down) and @d to its 63
+ * high bits (rounded up), the difference going into the power of two.
+ * Each cut costs at most 2^-62 of the result ("Fixed point and rounding"
+ * in the RST page).
+ */
+static u64 dlq_scaled_div(u128 n, u128 d, unsigned int shift)
+{
+	int a = max(0, (int)dlq_fls128(n) - 64);
+	int b = max(0, (int)dlq_fls128(d) - 63);
+	int e = (int)shift + a - b;
+	u64 n64, d64;
+
+	if (e < 0) {
+		a -= e;
+		e = 0;
+	}
+	/* @n's 64 bits are at least 2^63 and @d's at most 2^63. */
+	if (e >= 64)
+		return U64_MAX;
+	n64 = a < 128 ? n >> a : 0;
+	d64 = (d >> b) + (b && (d & (((u128)1 << b) - 1)));
+	/* The quotient needs more than 64 bits. */
+	if (e && n64 >> (64 - e) >= d64)
+		return U64_MAX;
+	return mul_u64_u64_div_u64(n64, 1ULL << e, d64);
+}
+
 /**
  * dl_idle_qos_rule2 - the spare-bandwidth bound
- * @capacity:	cap * M
- * @reserved:	U, the bandwidth of all tasks and servers
- * @frequency:	sum of 1/P over the tasks
+ * @capacity:	cap * M (DL_IDLE_QOS_BW_SHIFT fixed point)
+ * @reserved:	U, the bandwidth of all tasks and servers (same)
+ * @frequency:	sum of 1/P over the tasks (DL_IDLE_QOS_FREQ_SHIFT)
  *
- * Return: floor((@capacity - @reserved) / @frequency) in ns, 0 without spare
- * bandwidth, DL_IDLE_QOS_NO_LIMIT without tasks (@frequency zero).
+ * Return: (@capacity - @reserved) / @frequency in ns, rounded down, 0
+ * without spare bandwidth, DL_IDLE_QOS_NO_LIMIT without tasks (@frequency
+ * zero) or beyond 64 bits.
  */
 VISIBLE_IF_KUNIT u64 dl_idle_qos_rule2(u128 capacity, u128 reserved,
 				       u128 frequency)
 {
-	u128 l;
-
 	if (!frequency)
 		return DL_IDLE_QOS_NO_LIMIT;
 	if (capacity <= reserved)
 		return 0;
-	l = dl_idle_qos_div(capacity - reserved, frequency, NULL);
-	return l < DL_IDLE_QOS_NO_LIMIT ? (u64)l : DL_IDLE_QOS_NO_LIMIT;
+	return dlq_scaled_div(capacity - reserved, frequency,
+			      DL_IDLE_QOS_FREQ_SHIFT - DL_IDLE_QOS_BW_SHIFT);
 }
 EXPORT_SYMBOL_IF_KUNIT(dl_idle_qos_rule2);
 
@@ -343,9 +336,16 @@ VISIBLE_IF_KUNIT s32 dl_idle_qos_target_us(u64 limit_ns)
 }
 EXPORT_SYMBOL_IF_KUNIT(dl_idle_qos_target_us);
 
-/* Powers of ten for the demand rule's horizon, in units of 10^-18. */
-#define DLQ_E18		1000000000000000000ULL
-#define DLQ_E12		((u128)1000000000000ULL)
+/* One CPU of capacity @capacity, and a BW_SHIFT bandwidth, in our units. */
+static u128 dlq_cpus(unsigned long capacity)
+{
+	return (u128)capacity << (DL_IDLE_QOS_BW_SHIFT - SCHED_CAPACITY_SHIFT);
+}
+
+static u128 dlq_bw(u64 bw)
+{
+	return (u128)bw << (DL_IDLE_QOS_BW_SHIFT - BW_SHIFT);
+}
 
 /* Min-heap of entity indices, keyed by their next absolute deadline. */
 static void dlq_heap_down(const struct dl_idle_qos_dbf *e, u32 *heap,
@@ -385,7 +385,7 @@ static void dlq_heap_down(const struct dl_idle_qos_dbf *e, u32 *heap,
  * dbf_i(t) <= (t + P_i - D_i) * C_i / P_i; and the value at the deadline
  * D_k of the entity of slack S is at most S (c <= 1).  So the minimum over
  * the points up to H, and S, is the minimum over T.  H is rounded up,
- * every value is exact (u128/s128, in units of 2^-30 ns) and floored once.
+ * every value is exact (s128, in units of 2^-30 ns) and floored once.
  *
  * Return: 0 with *@limit set; -ERANGE when the minimum is negative (the set
  * misses deadlines without any exit latency: dbf(t) > c * t); -E2BIG when
@@ -396,10 +396,9 @@ VISIBLE_IF_KUNIT int dl_idle_qos_demand(struct dl_idle_qos_dbf *e, u32 *heap,
 					unsigned int n, unsigned long capacity,
 					u64 reserve, u64 max_points, u64 *limit)
 {
-	u128 used = (u128)reserve * (DL_IDLE_QOS_ONE >> BW_SHIFT);
-	u128 cap = (u128)capacity * (DL_IDLE_QOS_ONE >> SCHED_CAPACITY_SHIFT);
-	u128 over = 0, dbf = 0, horizon;
-	u64 slack = DL_IDLE_QOS_NO_LIMIT, spare, points = 0;
+	u128 used = dlq_bw(reserve), cap = dlq_cpus(capacity);
+	u128 over = 0, dbf = 0, spare;
+	u64 slack = DL_IDLE_QOS_NO_LIMIT, horizon, points = 0;
 	s128 val, min;
 	unsigned int i;
 
@@ -407,27 +406,29 @@ VISIBLE_IF_KUNIT int dl_idle_qos_demand(struct dl_idle_qos_dbf *e, u32 *heap,
 	if (!n)
 		return -E2BIG;
 	for (i = 0; i < n; i++) {
-		u64 r = e[i].runtime, p = e[i].period;
+		u64 r = e[i].runtime, p = e[i].period, q;
 
 		/* Not a constrained-deadline entity: no bound here. */
 		if (!p || r > e[i].deadline || e[i].deadline > p)
 			return -E2BIG;
 		used += dl_idle_qos_bandwidth(r, p);
 		/* ceil((P - D) * C / P) */
-		over += dl_idle_qos_div((u128)(p - e[i].deadline) * r + p - 1,
-					p, NULL);
+		q = mul_u64_u64_div_u64(p - e[i].deadline, r, p);
+		over += q + ((u128)q * p != (u128)(p - e[i].deadline) * r);
 		slack = min(slack, e[i].deadline - r);
 	}
 	if (used >= cap)
 		return -E2BIG;
-	/* c - U in units of 10^-18, rounded down: H is rounded up. */
-	spare = dl_idle_qos_div(cap - used, DLQ_E12, NULL);
-	if (!spare)
+	/*
+	 * H = (S + over) / (c - U), rounded up, with c - U in 2^-63 units of a
+	 * CPU (rounded down, and cut to 64 bits beyond one CPU: a lower H is
+	 * never taken); H < 2^63 ns exactly when S + over < c - U.
+	 */
+	spare = min_t(u128, cap - used, U64_MAX);
+	if (over + slack >= spare)
 		return -E2BIG;
-	horizon = dl_idle_qos_div((over + slack) * DLQ_E18 +
-				  spare - 1, spare, NULL);
-	if (horizon >= S64_MAX)
-		return -E2BIG;
+	horizon = mul_u64_u64_div_u64(over + slack, 1ULL << DL_IDLE_QOS_BW_SHIFT,
+				      spare) + 1;
 	for (i = 0; i < n; i++) {
 		if (e[i].deadline <= horizon)
 			points += div64_u64((u64)horizon - e[i].deadline,
@@ -527,11 +528,9 @@ static u64 dlq_stray_slack(void)
 /* U of a live domain: its own reservations and every stray task's. */
 static u128 dlq_domain_reserved(const struct dl_idle_qos_domain *d)
 {
-	/* BW_SHIFT fixed point, rounded up already: exact in 10^-30 units. */
-	u128 idle_bw = (u128)dlq.reserve * d->nr_cpus *
-		       (DL_IDLE_QOS_ONE >> BW_SHIFT);
-
-	return d->task_bw + d->server_bw + idle_bw + dlq.stray_bw;
+	/* BW_SHIFT fixed point, rounded up already: exact in our units. */
+	return d->task_bw + d->server_bw + dlq_bw(dlq.reserve) * d->nr_cpus +
+	       dlq.stray_bw;
 }
 
 /* cap * M_d: when M_d or the admission parameters change. */
@@ -565,7 +564,7 @@ static bool dlq_demand_applies(const struct dl_idle_qos_domain *d)
 /**
  * dl_idle_qos_demand_bound - the O(1) bound of the demand rule
  * @dmin:	the smallest relative deadline of the entities, ns
- * @density:	sum of C_i / D_i over them (DL_IDLE_QOS_ONE for 1)
+ * @density:	sum of C_i / D_i over them (DL_IDLE_QOS_BW_SHIFT fixed point)
  * @capacity:	the CPU's capacity c, SCHED_CAPACITY_SCALE for 1
  * @reserve:	the linear demand r (BW_SHIFT fixed point)
  *
@@ -579,13 +578,14 @@ VISIBLE_IF_KUNIT u64 dl_idle_qos_demand_bound(u64 dmin, u128 density,
 					      unsigned long capacity,
 					      u64 reserve)
 {
-	u128 cap = (u128)capacity * (DL_IDLE_QOS_ONE >> SCHED_CAPACITY_SHIFT);
-	u128 used = density + (u128)reserve * (DL_IDLE_QOS_ONE >> BW_SHIFT);
+	u128 cap = dlq_cpus(capacity), used = density + dlq_bw(reserve);
 
 	if (cap <= used)
 		return 0;
-	return mul_u64_u64_div_u64(dmin, dl_idle_qos_div(cap - used, DLQ_E12,
-							 NULL), DLQ_E18);
+	/* c <= 1 on one CPU; anything above one CPU is left out (lower). */
+	return mul_u64_u64_div_u64(dmin, min_t(u128, cap - used,
+					       1ULL << DL_IDLE_QOS_BW_SHIFT),
+				   1ULL << DL_IDLE_QOS_BW_SHIFT);
 }
 EXPORT_SYMBOL_IF_KUNIT(dl_idle_qos_demand_bound);
 
@@ -730,9 +730,9 @@ static void dlq_recompute_live(void)
 static void dlq_link_task(struct dl_idle_qos_node *node,
 			  struct dl_idle_qos_domain *d)
 {
-	u128 frequency, bw;
+	u64 frequency = dl_idle_qos_frequency(node->period);
+	u64 bw = dl_idle_qos_bandwidth(node->runtime, node->period);
 
-	bw = dlq_terms(node->runtime, node->period, &frequency);
 	rb_add_cached(&node->slack_node, &d->slack_tree, dlq_slack_less);
 	rb_add_cached(&node->deadline_node, &d->deadline_tree,
 		      dlq_deadline_less);
@@ -752,11 +752,12 @@ static void dlq_link_task(struct dl_idle_qos_node *node,
 static void dlq_unlink_task(struct dl_idle_qos_node *node)
 {
 	struct dl_idle_qos_domain *d = node->domain;
-	u128 frequency, bw;
+	u64 frequency, bw;
 
 	if (node->kind != DL_IDLE_QOS_TASK)
 		return;
-	bw = dlq_terms(node->runtime, node->period, &frequency);
+	frequency = dl_idle_qos_frequency(node->period);
+	bw = dl_idle_qos_bandwidth(node->runtime, node->period);
 	rb_erase_cached(&node->slack_node, &d->slack_tree);
 	RB_CLEAR_NODE(&node->slack_node);
 	rb_erase_cached(&node->deadline_node, &d->deadline_tree);
@@ -800,7 +801,7 @@ static void dlq_add_server(struct dl_idle_qos_node *node,
 			   const struct sched_dl_entity *dl_se,
 			   struct dl_idle_qos_domain *d)
 {
-	u128 bw;
+	u64 bw;
 
 	lockdep_assert_held(&dlq.lock);
 
@@ -824,7 +825,7 @@ static void dlq_add_server(struct dl_idle_qos_node *node,
 static void dlq_remove_server(struct dl_idle_qos_node *node)
 {
 	struct dl_idle_qos_domain *d = node->domain;
-	u128 bw;
+	u64 bw;
 
 	lockdep_assert_held(&dlq.lock);
 
@@ -862,14 +863,17 @@ static void dlq_take_bw_params(void)
 /* U machine-wide, for the state view. */
 static u128 dlq_reserved(void)
 {
-	return dlq.task_bw + dlq.server_bw +
-	       (u128)dlq.reserve * dlq.nr_cpus * (DL_IDLE_QOS_ONE >> BW_SHIFT);
+	return dlq.task_bw + dlq.server_bw + dlq_bw(dlq.reserve) * dlq.nr_cpus;
 }
 
 /* Fixed point to parts per billion, for the tracepoint and the state view. */
 static u64 dlq_ppb(u128 x)
 {
-	return dl_idle_qos_div(x, DL_IDLE_QOS_ONE / NSEC_PER_SEC, NULL);
+	const unsigned int cut = DL_IDLE_QOS_BW_SHIFT - 40;
+
+	/* Up to 2^(64 + cut) units: 2^23 CPUs; floored twice, at most 1 ppb. */
+	return mul_u64_u64_div_u64(min_t(u128, x >> cut, U64_MAX),
+				   NSEC_PER_SEC, 1ULL << 40);
 }
 
 /*
@@ -921,7 +925,7 @@ static bool dlq_update_limit(void)
 	dlq.nr_traced = dlq.nr_tasks;
 	WRITE_ONCE(dlq.limit_ns, limit);
 	WRITE_ONCE(dlq.target_us, target);
-	/* The arguments cost two u128 divisions: only when tracing. */
+	/* The arguments cost two divisions: only when tracing. */
 	if (trace_dl_idle_qos_limit_enabled())
 		trace_dl_idle_qos_limit(rule1, rule2, limit, dlq.nr_tasks,
 					dlq_ppb(reserved), dlq_ppb(capacity),
@@ -1609,14 +1613,17 @@ static void dlq_print_us(struct seq_file *m, const char *name, s32 us)
 		seq_printf(m, "%s: %d\n", name, us);
 }
 
-/* Print @x / @one with 9 decimals, truncated; @one is a multiple of 10^9. */
+/*
+ * Print @x * @scale / 2^@shift with 9 decimals, truncated (the last digit
+ * may be one low); @x * @scale < 2^128, 63 <= @shift < 127.
+ */
 static void dlq_print_fixed(struct seq_file *m, const char *name, u128 x,
-			    u128 one)
+			    u64 scale, unsigned int shift)
 {
-	u128 rem;
-	u64 whole = dl_idle_qos_div(x, one, &rem);
-	u64 frac = dl_idle_qos_div(rem, dl_idle_qos_div(one, NSEC_PER_SEC, NULL),
-				   NULL);
+	u128 y = (x * scale) >> (shift - 63);
+	u64 whole = min_t(u128, y >> 63, U64_MAX);
+	u64 frac = mul_u64_u64_div_u64((u64)y & (U64_MAX >> 1), NSEC_PER_SEC,
+				       1ULL << 63);
 
 	seq_printf(m, "%s: %llu.%09llu\n", name, whole, frac);
 }
@@ -1700,14 +1707,14 @@ static int dlq_state_show(struct seq_file *m, void *v)
 	dlq_print_us(m, "limit_us", target);
 	dlq_print_us(m, "published_us", published);
 	seq_printf(m, "cpus: %u\n", nr_cpus);
-	dlq_print_fixed(m, "capacity", capacity, DL_IDLE_QOS_ONE);
-	dlq_print_fixed(m, "reserved", reserved, DL_IDLE_QOS_ONE);
-	dlq_print_fixed(m, "task_bw", task_bw, DL_IDLE_QOS_ONE);
-	dlq_print_fixed(m, "server_bw", server_bw, DL_IDLE_QOS_ONE);
-	dlq_print_fixed(m, "idle_bw", idle_bw, DL_IDLE_QOS_ONE);
+	dlq_print_fixed(m, "capacity", capacity, 1, DL_IDLE_QOS_BW_SHIFT);
+	dlq_print_fixed(m, "reserved", reserved, 1, DL_IDLE_QOS_BW_SHIFT);
+	dlq_print_fixed(m, "task_bw", task_bw, 1, DL_IDLE_QOS_BW_SHIFT);
+	dlq_print_fixed(m, "server_bw", server_bw, 1, DL_IDLE_QOS_BW_SHIFT);
+	dlq_print_fixed(m, "idle_bw", idle_bw, 1, DL_IDLE_QOS_BW_SHIFT);
 	/* sum(1/P), from per nanosecond to per second. */
-	dlq_print_fixed(m, "frequency_hz", frequency,
-			DL_IDLE_QOS_ONE / NSEC_PER_SEC);
+	dlq_print_fixed(m, "frequency_hz", frequency, NSEC_PER_SEC,
+			DL_IDLE_QOS_FREQ_SHIFT);
 	seq_printf(m, "domains: %u\n", nr_domains);
 	raw_spin_lock_irqsave(&dlq.lock, flags);
 	dlq_print_domains(m);

@@ -9,10 +9,13 @@
 #include <linux/types.h>
 
 /*
- * One CPU of bandwidth, and a frequency of one event per nanosecond, are
- * both DL_IDLE_QOS_ONE = 10^30 in the fixed point used by dl_idle_qos.
+ * The fixed point used by dl_idle_qos: one CPU of bandwidth is
+ * 2^DL_IDLE_QOS_BW_SHIFT, one event per nanosecond is
+ * 2^DL_IDLE_QOS_FREQ_SHIFT.  Each task's or server's term fits in a u64
+ * (periods of at least 1024 ns); the sums are u128.
  */
-#define DL_IDLE_QOS_ONE	((u128)1000000000000000ULL * 1000000000000000ULL)
+#define DL_IDLE_QOS_BW_SHIFT	63
+#define DL_IDLE_QOS_FREQ_SHIFT	73
 
 /**
  * struct dl_idle_qos_dbf - a deadline entity, for the demand-bound rule
@@ -29,9 +32,8 @@ struct dl_idle_qos_dbf {
 };
 
 #if IS_ENABLED(CONFIG_KUNIT)
-u128 dl_idle_qos_frequency(u64 period);
-u128 dl_idle_qos_div(u128 n, u128 d, u128 *rem);
-u128 dl_idle_qos_bandwidth(u64 runtime, u64 period);
+u64 dl_idle_qos_frequency(u64 period);
+u64 dl_idle_qos_bandwidth(u64 runtime, u64 period);
 u128 dl_idle_qos_capacity(unsigned long capacity, u64 rt_runtime,
 			  u64 rt_period);
 u64 dl_idle_qos_rule2(u128 capacity, u128 reserved, u128 frequency);

@@ -13,13 +13,26 @@
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 
-#define ONE		DL_IDLE_QOS_ONE
+/* One CPU of bandwidth, one event per ns, in the fixed point. */
+#define BW_ONE		((u128)1 << DL_IDLE_QOS_BW_SHIFT)
+#define FREQ_ONE	((u128)1 << DL_IDLE_QOS_FREQ_SHIFT)
 #define MS		NSEC_PER_MSEC
 #define CPUS(n)		((n) * SCHED_CAPACITY_SCALE)
 /* The default admission cap: sched_rt_runtime_us / sched_rt_period_us. */
 #define RT_RUNTIME	(950 * MS)
 #define RT_PERIOD	(1000 * MS)
 #define NO_CAP		((u64)~0ULL)
+
+/*
+ * A limit in ns, at most @exact and at most 1 ns below it: the terms are
+ * rounded toward safety by far less than a nanosecond, and the result is
+ * floored, so an integer exact value may come out 1 ns lower.
+ */
+static void expect_ns(struct kunit *test, u64 got, u64 exact)
+{
+	KUNIT_EXPECT_LE(test, got, exact);
+	KUNIT_EXPECT_GE(test, got + 1, exact);
+}
 
 /* A set of deadline entities, summed as dl_idle_qos sums them. */
 struct dlq_set {
@@ -61,108 +74,107 @@ static void set_add_fair_servers(struct dlq_set *s, int cpus)
 		set_add_server(s, 50 * MS, 1000 * MS);
 }
 
-static void dlq_test_div(struct kunit *test)
+/* ceil(2^73 / P): f * P >= 2^73 > (f - 1) * P. */
+static void expect_frequency(struct kunit *test, u64 period)
 {
-	static const u64 divisors[] = { 1, 3, 7, 1000, 1024, 999999937,
-					4294967295000ULL, (1ULL << 63) - 1 };
-	u128 n = ONE * 12345 + 678;
-	u128 q, r;
-	int i;
+	u128 f = dl_idle_qos_frequency(period);
 
-	for (i = 0; i < ARRAY_SIZE(divisors); i++) {
-		q = dl_idle_qos_div(n, divisors[i], &r);
-		KUNIT_EXPECT_TRUE(test, r < divisors[i]);
-		KUNIT_EXPECT_TRUE(test, q * divisors[i] + r == n);
-	}
-	/* u128 divisors, and dividends below the divisor. */
-	q = dl_idle_qos_div(ONE * 300 + 7, ONE, &r);
-	KUNIT_EXPECT_TRUE(test, q == 300 && r == 7);
-	/* The largest dividend over a divisor above 2^64. */
-	q = dl_idle_qos_div(~(u128)0, ONE, &r);
-	KUNIT_EXPECT_TRUE(test, q == 340282366 && r == ~(u128)0 - ONE * 340282366);
-	q = dl_idle_qos_div(5, ONE, &r);
-	KUNIT_EXPECT_TRUE(test, q == 0 && r == 5);
-	q = dl_idle_qos_div(~(u128)0, 1, &r);
-	KUNIT_EXPECT_TRUE(test, q == ~(u128)0 && r == 0);
+	KUNIT_EXPECT_TRUE(test, f * period >= FREQ_ONE);
+	KUNIT_EXPECT_TRUE(test, (f - 1) * period < FREQ_ONE);
 }
 
 static void dlq_test_frequency(struct kunit *test)
 {
-	u128 f;
-
-	/* 10 ms: 10^30 / 10^7 = 10^23 exactly. */
-	KUNIT_EXPECT_TRUE(test, dl_idle_qos_frequency(10 * MS) ==
-			  ONE / 10000000);
+	/* 1024 ns: 2^73 / 2^10 = 2^63 exactly. */
+	KUNIT_EXPECT_TRUE(test, dl_idle_qos_frequency(1024) == BW_ONE);
 	KUNIT_EXPECT_TRUE(test, dl_idle_qos_frequency(0) == 0);
+	/* Below what the deadline class admits: saturated, never low. */
+	KUNIT_EXPECT_TRUE(test, dl_idle_qos_frequency(512) == U64_MAX);
+	KUNIT_EXPECT_TRUE(test, dl_idle_qos_frequency(3) == U64_MAX);
 
-	/* 3 ns does not divide 10^30: rounded up, by less than one unit. */
-	f = dl_idle_qos_frequency(3);
-	KUNIT_EXPECT_TRUE(test, f * 3 >= ONE);
-	KUNIT_EXPECT_TRUE(test, (f - 1) * 3 < ONE);
-
+	/* Periods that do not divide 2^73: rounded up, by less than one unit. */
+	expect_frequency(test, 513);
+	expect_frequency(test, 10 * MS);
+	expect_frequency(test, 3 * MS + 1);
+	expect_frequency(test, 999999937);
 	/* The largest legal period: UINT_MAX us. */
-	f = dl_idle_qos_frequency(4294967295000ULL);
-	KUNIT_EXPECT_TRUE(test, f * 4294967295000ULL >= ONE);
-	KUNIT_EXPECT_TRUE(test, (f - 1) * 4294967295000ULL < ONE);
+	expect_frequency(test, 4294967295000ULL);
 }
 
 static void dlq_test_bandwidth(struct kunit *test)
 {
-	static const u64 runtimes[] = { 1024, 1000, 333333, 99999989 };
-	static const u64 periods[] = { 1024, 3000, 1000000, 999999937,
-				       100000007 };
+	static const u64 runtimes[] = { 1024, 1000, 333333, 1 * MS, 50 * MS,
+					99999989 };
+	static const u64 periods[] = { 1024, 3000, 1000000, 10 * MS,
+				       1000 * MS, 999999937, 100000007 };
 	u128 bw;
 	int i, j;
 
-	/* 1 ms / 10 ms = 0.1 exactly; 50 ms / 1000 ms = 0.05 exactly. */
-	KUNIT_EXPECT_TRUE(test, dl_idle_qos_bandwidth(MS, 10 * MS) == ONE / 10);
-	KUNIT_EXPECT_TRUE(test, dl_idle_qos_bandwidth(50 * MS, 1000 * MS) ==
-			  ONE / 20);
-	KUNIT_EXPECT_TRUE(test, dl_idle_qos_bandwidth(7, 7) == ONE);
+	/* Binary fractions are exact: 1/4, and one whole CPU. */
+	KUNIT_EXPECT_TRUE(test, dl_idle_qos_bandwidth(MS, 4 * MS) == BW_ONE / 4);
+	KUNIT_EXPECT_TRUE(test, dl_idle_qos_bandwidth(7, 7) == BW_ONE);
 	KUNIT_EXPECT_TRUE(test, dl_idle_qos_bandwidth(0, 7) == 0);
 	KUNIT_EXPECT_TRUE(test, dl_idle_qos_bandwidth(5, 0) == 0);
+	/* A runtime above the period, never admitted: saturated, never low. */
+	KUNIT_EXPECT_TRUE(test, dl_idle_qos_bandwidth(8, 7) == U64_MAX);
 
-	/* Rounded up by less than one unit: bw * P >= C * 10^30 > (bw-1) * P. */
+	/* Rounded up by less than one unit: bw * P >= C * 2^63 > (bw-1) * P. */
 	for (i = 0; i < ARRAY_SIZE(runtimes); i++) {
 		for (j = 0; j < ARRAY_SIZE(periods); j++) {
 			if (runtimes[i] > periods[j])
 				continue;
 			bw = dl_idle_qos_bandwidth(runtimes[i], periods[j]);
 			KUNIT_EXPECT_TRUE(test, bw * periods[j] >=
-					  runtimes[i] * ONE);
+					  runtimes[i] * BW_ONE);
 			KUNIT_EXPECT_TRUE(test, (bw - 1) * periods[j] <
-					  runtimes[i] * ONE);
+					  runtimes[i] * BW_ONE);
 		}
 	}
 
 	/* Extremes: 1024 ns every UINT_MAX us, and runtime = period ~ 2^63. */
 	bw = dl_idle_qos_bandwidth(1024, 4294967295000ULL);
-	KUNIT_EXPECT_TRUE(test, bw > 0 && bw < ONE / 4000000000ULL);
+	KUNIT_EXPECT_TRUE(test, bw > 0 && bw < BW_ONE / 4000000000ULL);
 	KUNIT_EXPECT_TRUE(test, dl_idle_qos_bandwidth((1ULL << 63) - 1,
-						      (1ULL << 63) - 1) == ONE);
+						      (1ULL << 63) - 1) == BW_ONE);
+}
+
+/*
+ * cap * M rounded down by less than @capacity units: with k the result,
+ * k * 1024 * P <= capacity * 2^63 * R < (k + capacity) * 1024 * P.
+ */
+static void expect_capacity(struct kunit *test, unsigned long capacity,
+			    u64 rt_runtime, u64 rt_period)
+{
+	u128 k = dl_idle_qos_capacity(capacity, rt_runtime, rt_period);
+	u128 exact = (u128)capacity * BW_ONE / SCHED_CAPACITY_SCALE *
+		     rt_runtime;
+
+	KUNIT_EXPECT_TRUE(test, k * rt_period <= exact);
+	KUNIT_EXPECT_TRUE(test, (k + capacity) * rt_period > exact);
 }
 
 static void dlq_test_capacity(struct kunit *test)
 {
-	/* 2 CPUs at the default cap 0.95: 1.9 exactly. */
-	KUNIT_EXPECT_TRUE(test, dl_idle_qos_capacity(CPUS(2), RT_RUNTIME,
-						     RT_PERIOD) ==
-			  ONE * 19 / 10);
-	/* Admission off (sched_rt_runtime_us = -1): cap = 1. */
+	/* 2 CPUs at the default cap 0.95, and 1/3 of one CPU. */
+	expect_capacity(test, CPUS(2), RT_RUNTIME, RT_PERIOD);
+	expect_capacity(test, CPUS(1), 1, 3);
+	/* Admission off (sched_rt_runtime_us = -1): cap = 1, exactly. */
 	KUNIT_EXPECT_TRUE(test, dl_idle_qos_capacity(CPUS(4), NO_CAP,
-						     RT_PERIOD) == ONE * 4);
-	/* cap = 0: no capacity at all. */
+						     RT_PERIOD) == BW_ONE * 4);
+	/* cap = 0: no capacity at all; a zero period, never valid: none. */
 	KUNIT_EXPECT_TRUE(test, dl_idle_qos_capacity(CPUS(4), 0, RT_PERIOD) == 0);
-	/* 1/3 of one CPU is rounded down. */
-	KUNIT_EXPECT_TRUE(test, dl_idle_qos_capacity(CPUS(1), 1, 3) == ONE / 3);
+	KUNIT_EXPECT_TRUE(test, dl_idle_qos_capacity(CPUS(4), 1, 0) == 0);
+	/* cap = 1 without admission off, and half a CPU: exact. */
+	KUNIT_EXPECT_TRUE(test, dl_idle_qos_capacity(CPUS(2), RT_PERIOD,
+						     RT_PERIOD) == BW_ONE * 2);
+	KUNIT_EXPECT_TRUE(test, dl_idle_qos_capacity(CPUS(1), 1, 2) ==
+			  BW_ONE / 2);
 	/* A little CPU of capacity 446 (arm64 big.LITTLE): 446/1024 exactly. */
 	KUNIT_EXPECT_TRUE(test, dl_idle_qos_capacity(446, NO_CAP, RT_PERIOD) ==
-			  ONE / 1024 * 446);
+			  BW_ONE / 1024 * 446);
 	/* NR_CPUS = 8192 at cap 0.95, with the largest rt period. */
-	KUNIT_EXPECT_TRUE(test, dl_idle_qos_capacity(CPUS(8192),
-						     2147483647000ULL / 20 * 19,
-						     2147483647000ULL / 20 * 20)
-			  == ONE * 8192 / 20 * 19);
+	expect_capacity(test, CPUS(8192), 2147483647000ULL / 20 * 19,
+			2147483647000ULL / 20 * 20);
 }
 
 /* No task: no constraint, whatever the servers reserve. */
@@ -176,7 +188,7 @@ static void dlq_test_empty(struct kunit *test)
 			set_limit(&s, dl_idle_qos_capacity(CPUS(2), RT_RUNTIME,
 							   RT_PERIOD)),
 			DL_IDLE_QOS_NO_LIMIT);
-	KUNIT_EXPECT_EQ(test, dl_idle_qos_rule2(0, ONE, 0),
+	KUNIT_EXPECT_EQ(test, dl_idle_qos_rule2(0, BW_ONE, 0),
 			DL_IDLE_QOS_NO_LIMIT);
 	KUNIT_EXPECT_EQ(test, dl_idle_qos_target_us(DL_IDLE_QOS_NO_LIMIT),
 			PM_QOS_DEFAULT_VALUE);
@@ -195,8 +207,8 @@ static void dlq_test_one_task(struct kunit *test)
 	set_add_fair_servers(&s, 2);
 	set_add_task(&s, 600000, 700000, 10 * MS);
 	KUNIT_EXPECT_EQ(test, s.rule1, 100000);
-	KUNIT_EXPECT_EQ(test, dl_idle_qos_rule2(cap, s.reserved, s.frequency),
-			17400000);
+	expect_ns(test, dl_idle_qos_rule2(cap, s.reserved, s.frequency),
+		  17400000);
 	KUNIT_EXPECT_EQ(test, set_limit(&s, cap), 100000);
 	KUNIT_EXPECT_EQ(test, dl_idle_qos_target_us(set_limit(&s, cap)), 100);
 }
@@ -216,10 +228,10 @@ static void dlq_test_equal_periods(struct kunit *test)
 	set_add_fair_servers(&s, 2);
 	for (i = 0; i < 16; i++)
 		set_add_task(&s, 5 * MS, 100 * MS, 100 * MS);
-	KUNIT_EXPECT_EQ(test, dl_idle_qos_rule2(cap, s.reserved, s.frequency),
-			6250000);
+	expect_ns(test, dl_idle_qos_rule2(cap, s.reserved, s.frequency),
+		  6250000);
 	/* Rule 1 (95 ms) does not bind. */
-	KUNIT_EXPECT_EQ(test, set_limit(&s, cap), 6250000);
+	expect_ns(test, set_limit(&s, cap), 6250000);
 }
 
 /*
@@ -240,7 +252,7 @@ static void dlq_test_mixed_periods(struct kunit *test)
 	set_add_task(&s, 1 * MS, 10 * MS, 10 * MS);
 	set_add_task(&s, 2 * MS, 20 * MS, 20 * MS);
 	l = dl_idle_qos_rule2(cap, s.reserved, s.frequency);
-	KUNIT_EXPECT_EQ(test, l, 10666666);
+	expect_ns(test, l, 10666666);
 	/*
 	 * (1 ms + L) / 10 ms + (2 ms + L) / 20 ms <= 1.8, multiplied by
 	 * 20 ms: 2 * (1 ms + L) + (2 ms + L) <= 36 ms, i.e. 3L <= 32 ms.
@@ -284,18 +296,21 @@ static void dlq_test_admission_off(struct kunit *test)
 	set_init(&s);
 	set_add_fair_servers(&s, 1);
 	set_add_task(&s, 1 * MS, 10 * MS, 10 * MS);
-	KUNIT_EXPECT_EQ(test, set_limit(&s, cap), 8500000);
+	expect_ns(test, set_limit(&s, cap), 8500000);
 }
 
 /*
  * Extreme legal parameters, no overflow:
- * - runtime 1024 ns every UINT_MAX us (4294967295000 ns) on 2 CPUs at
- *   cap 0.95 without servers: L = 1.9 * P - 1024 = 8160437859476 ns,
- *   exactly; rule 1 is P - 1024 = 4294967293976 ns.  The fixed point
- *   may lose at most 1 ns on rule 2 here (P does not divide 10^30).
+ * - runtime 1024 ns every UINT_MAX us (4294967295000 ns, about 2^42) on 2
+ *   CPUs at cap 0.95 without servers: L = 1.9 * P - 1024 = 8160437859476
+ *   ns, exactly; rule 1 is P - 1024 = 4294967293976 ns.  1/P rounded up
+ *   to 2^-73 per ns is high by up to P / 2^73 of itself, about 2^-31: rule
+ *   2 may be that fraction of L low (3.8 us of 8160 s), and 1 ns.
  * - 2^22 tasks (PID_MAX_LIMIT) of 1024 ns / 1024 ns with admission off on
- *   8192 CPUs: the sums hold 2^22 * 10^30 / 1024 and 2^22 * 10^30 without
- *   wrapping, and there is no spare bandwidth.
+ *   8192 CPUs: the sums hold 2^85 and 2^85 without wrapping, and there is
+ *   no spare bandwidth; with none of them, 2 ns each (no overflow when
+ *   both operands are cut to 64 bits).
+ * - A quotient beyond 64 bits saturates.
  */
 static void dlq_test_extremes(struct kunit *test)
 {
@@ -308,23 +323,26 @@ static void dlq_test_extremes(struct kunit *test)
 	set_add_task(&s, 1024, p, p);
 	l = dl_idle_qos_rule2(cap, s.reserved, s.frequency);
 	KUNIT_EXPECT_LE(test, l, 8160437859476ULL);
-	KUNIT_EXPECT_GE(test, l, 8160437859475ULL);
+	KUNIT_EXPECT_GE(test, l + 1, 8160437859476ULL -
+			(8160437859476ULL >> 31));
 	KUNIT_EXPECT_EQ(test, set_limit(&s, cap), p - 1024);
 	/* 4294967293 us is above the QoS framework's 2000 s: no constraint. */
 	KUNIT_EXPECT_EQ(test, dl_idle_qos_target_us(p - 1024),
 			PM_QOS_DEFAULT_VALUE);
 
-	s.frequency = dl_idle_qos_frequency(1024) * (1U << 22);
-	s.reserved = dl_idle_qos_bandwidth(1024, 1024) * (1U << 22);
-	KUNIT_EXPECT_TRUE(test, s.frequency == ONE / 1024 * (1U << 22));
-	KUNIT_EXPECT_TRUE(test, s.reserved == ONE * (1U << 22));
+	s.frequency = (u128)dl_idle_qos_frequency(1024) * (1U << 22);
+	s.reserved = (u128)dl_idle_qos_bandwidth(1024, 1024) * (1U << 22);
+	KUNIT_EXPECT_TRUE(test, s.frequency == FREQ_ONE / 1024 * (1U << 22));
+	KUNIT_EXPECT_TRUE(test, s.reserved == BW_ONE * (1U << 22));
 	cap = dl_idle_qos_capacity(CPUS(8192), NO_CAP, RT_PERIOD);
 	KUNIT_EXPECT_EQ(test, dl_idle_qos_rule2(cap, s.reserved, s.frequency),
 			0);
+	KUNIT_EXPECT_EQ(test, dl_idle_qos_rule2(cap, 0, s.frequency), 2);
+	KUNIT_EXPECT_EQ(test, dl_idle_qos_rule2(cap, 0, 1), DL_IDLE_QOS_NO_LIMIT);
 }
 
 /*
- * Rounding is toward safety: with a period that does not divide 10^30
+ * Rounding is toward safety: with a period that does not divide 2^73
  * (3 ms + 1 ns) the result is at most the exact value and at most 1 ns
  * below it.  One CPU, cap 1, no server, one task 1 ms / P:
  * L = (1 - 1 ms / P) * P = P - 1 ms = 2000001 ns exactly.
@@ -339,8 +357,7 @@ static void dlq_test_rounding(struct kunit *test)
 	set_init(&s);
 	set_add_task(&s, MS, p, p);
 	l = dl_idle_qos_rule2(cap, s.reserved, s.frequency);
-	KUNIT_EXPECT_LE(test, l, 2000001);
-	KUNIT_EXPECT_GE(test, l, 2000000);
+	expect_ns(test, l, 2000001);
 
 	/* Microseconds are truncated: 999 ns is 0 us, 1999 ns is 1 us. */
 	KUNIT_EXPECT_EQ(test, dl_idle_qos_target_us(999), 0);
@@ -462,30 +479,29 @@ static void dlq_test_demand_bound(struct kunit *test)
 
 	dens = dl_idle_qos_bandwidth(3 * MS, 5 * MS) +
 	       dl_idle_qos_bandwidth(1500 * 1000, 5 * MS);
-	KUNIT_EXPECT_EQ(test, dl_idle_qos_demand_bound(5 * MS, dens, CPUS(1), 0),
-			500000);
+	expect_ns(test, dl_idle_qos_demand_bound(5 * MS, dens, CPUS(1), 0),
+		  500000);
 	KUNIT_EXPECT_EQ(test, demand(test, pair, 2, CPUS(1), 0, 100000, &l), 0);
 	KUNIT_EXPECT_LE(test, dl_idle_qos_demand_bound(5 * MS, dens, CPUS(1), 0),
 			l);
 
 	dens = dl_idle_qos_bandwidth(MS, 2 * MS) +
 	       dl_idle_qos_bandwidth(MS, 10 * MS);
-	KUNIT_EXPECT_EQ(test, dl_idle_qos_demand_bound(2 * MS, dens, CPUS(1), 0),
-			800000);
+	expect_ns(test, dl_idle_qos_demand_bound(2 * MS, dens, CPUS(1), 0),
+		  800000);
 	KUNIT_EXPECT_EQ(test, demand(test, ab, 2, CPUS(1), 0, 100000, &l), 0);
 	KUNIT_EXPECT_EQ(test, l, MS);
 
 	dens = dl_idle_qos_bandwidth(MS, 4 * MS);
 	KUNIT_EXPECT_EQ(test, dl_idle_qos_demand_bound(4 * MS, dens,
 						       CPUS(1) / 2, 0), MS);
-	KUNIT_EXPECT_EQ(test, dl_idle_qos_demand_bound(4 * MS, ONE / 2,
+	KUNIT_EXPECT_EQ(test, dl_idle_qos_demand_bound(4 * MS, BW_ONE / 2,
 						       CPUS(1) / 2, 0), 0);
-	KUNIT_EXPECT_EQ(test, dl_idle_qos_demand_bound(4 * MS, ONE / 4,
+	KUNIT_EXPECT_EQ(test, dl_idle_qos_demand_bound(4 * MS, BW_ONE / 4,
 						       CPUS(1) / 2, 1 << 18), 0);
 }
 
 static struct kunit_case dl_idle_qos_test_cases[] = {
-	KUNIT_CASE(dlq_test_div),
 	KUNIT_CASE(dlq_test_frequency),
 	KUNIT_CASE(dlq_test_bandwidth),
 	KUNIT_CASE(dlq_test_capacity),

@@ -1311,7 +1311,7 @@ TEST_F(limit, sysctl_bad_input)
 TEST_F(limit, tracepoint)
 {
 	struct model *m = &self->m;
-	unsigned long long r1, r2, lim, res, cap;
+	unsigned long long r1, r2, lim, res, cap, ppb;
 	char line[512], last[512] = "", *p;
 	unsigned int nr;
 	struct state s;
@@ -1350,9 +1350,14 @@ TEST_F(limit, tracepoint)
 	EXPECT_EQ(s.rule2_ns, r2);
 	EXPECT_EQ(s.limit_ns, lim);
 	EXPECT_EQ(s.limit_us, target);
-	/* cap * M and U in parts per billion, from the sysctls and servers. */
-	EXPECT_EQ(read_ll(RT_RUNTIME) * 1000000000ull * nr_cpus() /
-		  read_ll(RT_PERIOD), cap);
+	/*
+	 * cap * M and U in parts per billion, from the sysctls and servers.
+	 * The kernel rounds cap * M down to 2^-63 of a CPU before it floors
+	 * to ppb: an integer ppb value may come out 1 lower.
+	 */
+	ppb = read_ll(RT_RUNTIME) * 1000000000ull * nr_cpus() / read_ll(RT_PERIOD);
+	EXPECT_LE(cap, ppb);
+	EXPECT_GE(cap + 1, ppb);
 	/*
 	 * floor(10^9 * (3/20 + 4/30 + M * 50/1000)): the tasks, and the
 	 * default fair servers (50 ms every second on each CPU).
