@@ -1669,11 +1669,12 @@ static int dlq_state_show(struct seq_file *m, void *v)
 	int cpu;
 
 	/*
-	 * Let a pending computation and publication complete, so that the
-	 * view is settled.
+	 * Let a pending publication complete.  Not the exact demand-bound
+	 * computation: its work item runs in a CFS kworker, which SCHED_FIFO
+	 * or deadline load holds back for the fair server's budget; a domain
+	 * whose exact value is still pending shows its demand state "bound".
 	 */
 	irq_work_sync(&dlq_irq_work);
-	flush_work(&dlq_demand_item);
 	/* Pairs with the release in dl_idle_qos_init(): dlq_worker is set. */
 	if (smp_load_acquire(&dlq_ready))
 		kthread_flush_work(&dlq_publish_work);

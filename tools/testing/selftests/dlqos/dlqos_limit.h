@@ -809,6 +809,60 @@ static inline long long min_us(long long a, long long b)
 	return a < b ? a : b;
 }
 
+/* The request dl_idle_qos publishes for a limit, in us; -1 for none. */
+static inline long long target_us(uint64_t limit_ns)
+{
+	return limit_ns / 1000 < PM_QOS_DEFAULT ? (long long)(limit_ns / 1000) : -1;
+}
+
+/*
+ * Read the state view into @s until it is settled, for up to @seconds: no
+ * root domain shows the demand state "bound", and the requests hold the
+ * limits shown.  The view waits for a pending publication, not for the
+ * exact demand-bound computation (a CFS work item, held back by SCHED_FIFO
+ * or deadline load): until that installs its value the domain shows
+ * "bound", and the work queues the publication after it installs one.
+ * 0, or -1 with what was seen last in @why.
+ */
+static inline int wait_settled(struct state *s, int seconds, char *why,
+			       size_t len)
+{
+	long long want;
+	int i, d, cpu;
+
+	for (i = 0; i < seconds * 100; i++) {
+		if (i)
+			usleep(10000);
+		if (read_state(s)) {
+			snprintf(why, len, "cannot read %s", STATE_FILE);
+			return -1;
+		}
+		why[0] = '\0';
+		for (d = 0; d < s->nr_domain_lines && !why[0]; d++)
+			if (!strcmp(s->domain[d].demand, "bound"))
+				snprintf(why, len,
+					 "root domain of CPUs %#llx: demand state \"%s\"",
+					 s->domain[d].cpus, s->domain[d].demand);
+		for (cpu = 0; cpu < MAX_CPUS && !why[0]; cpu++) {
+			if (!cpu_online(cpu))
+				continue;
+			want = s->publication ? target_us(s->cpu_limit_ns[cpu]) : -1;
+			if (s->cpu_published_us[cpu] != want)
+				snprintf(why, len,
+					 "cpu%d: published_us %lld, limit_ns %llu",
+					 cpu, s->cpu_published_us[cpu],
+					 (unsigned long long)s->cpu_limit_ns[cpu]);
+		}
+		want = s->publication && !s->dlqos_cpus ? s->limit_us : -1;
+		if (!why[0] && s->published_us != want)
+			snprintf(why, len, "published_us %lld, limit_us %lld",
+				 s->published_us, s->limit_us);
+		if (!why[0])
+			return 0;
+	}
+	return -1;
+}
+
 /*
  * Each online CPU: the limit of its own root domain, floor(L_d) or 1 ns
  * below; its resume latency request, that limit in microseconds; and the
@@ -888,8 +942,8 @@ static inline uint64_t kernel_limit(const struct domain_state *ds)
  * and none where the rule does not apply; "infeasible" and 0 for a set
  * that misses a deadline without any exit latency; "exact" and
  * floor(L_demand), to the ns, otherwise; past the kernel's budget of
- * deadlines, "budget" and at most that is allowed too.  Reading the state
- * view waits for the exact computation, so "bound" never passes.
+ * deadlines, "budget" and at most that is allowed too.  check_limit()
+ * waits until no domain shows "bound" (wait_settled()): it never passes.
  */
 static inline void check_demand(struct __test_metadata *_metadata,
 				struct model *m, int d,
@@ -1040,13 +1094,16 @@ static inline void check_limit(struct __test_metadata *_metadata,
 {
 	uint64_t floor_ns, smallest = NONE;
 	int i, driving, global, found;
-	char mode[16] = "";
+	char mode[16] = "", why[128];
 	struct state s;
 	mpq_t l;
 
 	ASSERT_EQ(0, wait_tasks(live_tasks(m), &s, 10)) {
 		TH_LOG("kernel accounts %ld tasks, the test admitted %d",
 		       s.tasks, live_tasks(m));
+	}
+	ASSERT_EQ(0, wait_settled(&s, 5, why, sizeof(why))) {
+		TH_LOG("state view not settled after 5 s: %s", why);
 	}
 	/* The demand rule applies only while no task is stray. */
 	m->strays = s.nr_stray_lines > 0;

@@ -927,9 +927,9 @@ TEST_F(limit, demand_infeasible)
 
 /*
  * The global request right after a write to the sysctl, before anything
- * reads the state view (which waits for pending work): a mode switch
- * computes and publishes before the write returns.  Only where the global
- * request is published (not while dlqos drives the CPUs).
+ * reads the state view (which waits for a pending publication): a mode
+ * switch computes and publishes before the write returns.  Only where the
+ * global request is published (not while dlqos drives the CPUs).
  */
 static void check_published_now(struct __test_metadata *_metadata,
 				struct model *m)
