@@ -880,7 +880,7 @@ static u64 dlq_ppb(u128 x)
  * Bring the limits up to date after a change and take the smallest.
  * Returns true when the value to publish changed.
  */
-static bool dlq_update_limit(void)
+static bool dlq_refresh_limit(void)
 {
 	struct rb_node *first;
 	struct dl_idle_qos_domain *d = NULL;
@@ -913,8 +913,6 @@ static bool dlq_update_limit(void)
 	}
 	target = dl_idle_qos_target_us(limit);
 
-	/* A domain's exact demand-bound limit is to be computed: kick. */
-	cpus |= dlq.demand_pending;
 	if (rule1 == dlq.rule1_ns && rule2 == dlq.rule2_ns &&
 	    limit == dlq.limit_ns && dlq.nr_tasks == dlq.nr_traced)
 		return cpus;
@@ -931,6 +929,17 @@ static bool dlq_update_limit(void)
 					dlq_ppb(reserved), dlq_ppb(capacity),
 					target);
 	return publish;
+}
+
+/*
+ * dlq_refresh_limit() for the hooks: true also while a domain's exact
+ * demand-bound limit is to be computed, so that they kick its work.
+ */
+static bool dlq_update_limit(void)
+{
+	bool publish = dlq_refresh_limit();
+
+	return publish || dlq.demand_pending;
 }
 
 /* ---- Publication ---- */
@@ -1036,12 +1045,14 @@ static void dlq_queue_publish(void)
  * nothing was added to the domain meanwhile: until then the domain keeps
  * its O(1) bound, which is safe on its own.  If only demand was removed,
  * the snapshot's value is still safe and is taken if larger.  Process
- * context.
+ * context.  Returns true when an installed value changed what is to be
+ * published.
  */
-static void dlq_demand_work(void)
+static bool dlq_demand_work(void)
 {
 	struct dl_idle_qos_dbf *e = NULL;
 	unsigned int size = 0, rounds;
+	bool publish = false;
 	unsigned long flags;
 	u32 *heap = NULL;
 
@@ -1128,7 +1139,7 @@ static void dlq_demand_work(void)
 			}
 			dlq_domain_limit(d);
 			rb_add_cached(&d->node, &dlq.live, dlq_live_less);
-			dlq_update_limit();
+			publish |= dlq_refresh_limit();
 		}
 		raw_spin_unlock_irqrestore(&dlq.lock, flags);
 	}
@@ -1137,12 +1148,13 @@ static void dlq_demand_work(void)
 	/* Domains left for later, or an allocation failed: try again. */
 	if (READ_ONCE(dlq.demand_pending) && READ_ONCE(dlq_ready))
 		queue_work(system_unbound_wq, &dlq_demand_item);
+	return publish;
 }
 
 static void dlq_demand_workfn(struct work_struct *work)
 {
-	dlq_demand_work();
-	dlq_queue_publish();
+	if (dlq_demand_work())
+		dlq_queue_publish();
 }
 
 static void dlq_publish_workfn(struct kthread_work *work)
