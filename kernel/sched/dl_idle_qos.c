@@ -1038,6 +1038,13 @@ static void dlq_queue_publish(void)
 		kthread_queue_work(dlq_worker, &dlq_publish_work);
 }
 
+/* Compute the pending exact demand-bound limits soon; as dlq_queue_publish(). */
+static void dlq_queue_demand(void)
+{
+	if (READ_ONCE(dlq.demand_pending) && READ_ONCE(dlq_ready))
+		queue_work(system_unbound_wq, &dlq_demand_item);
+}
+
 /*
  * Compute the exact demand-bound limit of the one-CPU domains that ask for
  * it, outside the scheduler's locks.  A snapshot of a domain's entities is
@@ -1146,8 +1153,7 @@ static bool dlq_demand_work(void)
 	kvfree(e);
 	kvfree(heap);
 	/* Domains left for later, or an allocation failed: try again. */
-	if (READ_ONCE(dlq.demand_pending) && READ_ONCE(dlq_ready))
-		queue_work(system_unbound_wq, &dlq_demand_item);
+	dlq_queue_demand();
 	return publish;
 }
 
@@ -1165,8 +1171,7 @@ static void dlq_publish_workfn(struct kthread_work *work)
 static void dlq_irq_workfn(struct irq_work *work)
 {
 	dlq_queue_publish();
-	if (READ_ONCE(dlq.demand_pending))
-		queue_work(system_unbound_wq, &dlq_demand_item);
+	dlq_queue_demand();
 }
 
 /*
