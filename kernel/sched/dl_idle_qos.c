@@ -1030,7 +1030,10 @@ static DEFINE_KTHREAD_WORK(dlq_publish_work, dlq_publish_workfn);
 static void dlq_demand_workfn(struct work_struct *work);
 static DECLARE_WORK(dlq_demand_item, dlq_demand_workfn);
 
-/* Publish soon; any context, also under the hooks' locks. */
+/*
+ * Publish soon; any context but under the hooks' locks (waking the worker
+ * takes an rq lock): the hooks raise dlq_irq_work instead.
+ */
 static void dlq_queue_publish(void)
 {
 	/* Pairs with the release in dl_idle_qos_init(): dlq_worker is set. */
