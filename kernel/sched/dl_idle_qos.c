@@ -21,7 +21,10 @@
  *  - no PM QoS call there: a hook raises a hard irq_work, which queues
  *    the publication on the SCHED_FIFO "dl_idle_qos" kthread worker and,
  *    when a one-CPU domain waits for its exact demand-bound value, that
- *    computation on an ordinary work item;
+ *    computation on an ordinary work item, which has the requests
+ *    published again only if the value it installs changed them;
+ *  - the debugfs state view waits for the irq_work and the publication,
+ *    not for that work item: a domain still waiting shows "bound";
  *  - dl_idle_qos_cpu_limit_ns() and dl_idle_qos_limit_ns() are read
  *    locklessly, updated before the hook returns.
  */
@@ -1021,8 +1024,9 @@ static void dlq_publish(void)
 
 /*
  * The publication runs in a SCHED_FIFO kthread worker (dlq_worker), the
- * exact demand-bound computation in a work item (dlq_demand_item): see
- * "Locking and publication" in the RST page.
+ * exact demand-bound computation in a work item (dlq_demand_item), which
+ * the state view does not wait for: see "Locking and publication" in the
+ * RST page.
  */
 static struct kthread_worker *dlq_worker;
 static void dlq_publish_workfn(struct kthread_work *work);
