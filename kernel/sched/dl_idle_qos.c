@@ -75,6 +75,9 @@ static const char * const dlq_demand_names[] = {
  */
 #define DLQ_DEMAND_MAX_POINTS	100000
 
+/* How long changes to the one-CPU domains gather before that computation. */
+#define DLQ_DEMAND_DELAY	msecs_to_jiffies(10)
+
 /**
  * struct dl_idle_qos - the limit and what it is computed from
  * @lock:	protects all fields and every struct dl_idle_qos_domain;
@@ -185,6 +188,8 @@ static DEFINE_MUTEX(dlq_publish_lock);
 static s32 dlq_published = PM_QOS_DEFAULT_VALUE;
 static int dlq_enabled = 1;
 static bool dlq_ready;
+/* A hook changed a value to publish: the irq_work queues the publication. */
+static bool dlq_publish_wanted;
 /* CPUs whose idle states the dlqos governor drives. */
 static atomic_t dlq_governed = ATOMIC_INIT(0);
 
@@ -942,6 +947,9 @@ static bool dlq_update_limit(void)
 {
 	bool publish = dlq_refresh_limit();
 
+	/* Read and cleared by dlq_irq_workfn(), raised after this. */
+	if (publish)
+		WRITE_ONCE(dlq_publish_wanted, true);
 	return publish || dlq.demand_pending;
 }
 
@@ -1032,7 +1040,7 @@ static struct kthread_worker *dlq_worker;
 static void dlq_publish_workfn(struct kthread_work *work);
 static DEFINE_KTHREAD_WORK(dlq_publish_work, dlq_publish_workfn);
 static void dlq_demand_workfn(struct work_struct *work);
-static DECLARE_WORK(dlq_demand_item, dlq_demand_workfn);
+static DECLARE_DELAYED_WORK(dlq_demand_item, dlq_demand_workfn);
 
 /*
  * Publish soon; any context but under the hooks' locks (waking the worker
@@ -1045,11 +1053,16 @@ static void dlq_queue_publish(void)
 		kthread_queue_work(dlq_worker, &dlq_publish_work);
 }
 
-/* Compute the pending exact demand-bound limits soon; as dlq_queue_publish(). */
+/*
+ * Compute the pending exact demand-bound limits after DLQ_DEMAND_DELAY, as
+ * dlq_queue_publish(): the changes made meanwhile (a burst of admissions)
+ * share one computation, their domains keeping the O(1) bound until then.
+ */
 static void dlq_queue_demand(void)
 {
 	if (READ_ONCE(dlq.demand_pending) && READ_ONCE(dlq_ready))
-		queue_work(system_unbound_wq, &dlq_demand_item);
+		queue_delayed_work(system_unbound_wq, &dlq_demand_item,
+				   DLQ_DEMAND_DELAY);
 }
 
 /*
@@ -1177,7 +1190,12 @@ static void dlq_publish_workfn(struct kthread_work *work)
 
 static void dlq_irq_workfn(struct irq_work *work)
 {
-	dlq_queue_publish();
+	/*
+	 * Only what a hook asked for: a hook that only started an exact
+	 * demand computation does not wake the publication kthread.
+	 */
+	if (xchg(&dlq_publish_wanted, false))
+		dlq_queue_publish();
 	dlq_queue_demand();
 }
 
